@@ -1,0 +1,52 @@
+# millengine — build, run, test, perft, bench, fuzz, lint, match.
+GO        ?= go
+BIN       := bin
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X main.version=$(VERSION)
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2026.2.2
+FUZZTIME  ?= 30s
+BENCHDEPTH ?=
+GAMES     ?= 200
+MOVETIME  ?= 100
+PREV      ?= $(BIN)/millengine-prev
+
+.PHONY: all build run test perft bench gobench fuzz lint match clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/millengine ./cmd/millengine
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/millmatch ./cmd/millmatch
+
+run: build
+	$(BIN)/millengine
+
+test:
+	$(GO) vet ./...
+	$(GO) test -race ./...
+
+# Every row of testdata/perft.tsv, perft 7 of the start position included.
+perft:
+	PERFT_FULL=1 $(GO) test -count=1 -run 'TestPerft' -v ./internal/movegen/ | grep -v '^=== RUN'
+	$(GO) run ./cmd/millengine perft --depth 6
+	$(GO) run ./cmd/millengine perft --depth 7
+
+# The engine's bench (node count = build signature) and the Go benchmarks.
+bench: build
+	$(BIN)/millengine bench $(if $(BENCHDEPTH),--depth $(BENCHDEPTH))
+
+gobench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseFEN -fuzztime $(FUZZTIME) ./internal/position/
+	$(GO) test -run '^$$' -fuzz FuzzParseMove -fuzztime $(FUZZTIME) ./internal/position/
+	$(GO) test -run '^$$' -fuzz FuzzParseLegal -fuzztime $(FUZZTIME) ./internal/movegen/
+
+lint:
+	@test -z "$$(gofmt -l .)" || (gofmt -l . && false)
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,364 @@
+package position
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// StartFEN is the FEN of the start position of Nine Men's Morris.
+const StartFEN = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1"
+
+// Extension tokens after the 17 FEN fields.
+const (
+	extIDs                   = "ids:nodes"               // squares numbered 0–23, -1 for none
+	extStalemateRemoving     = "stalemate-removing"      // StalemateAction 2 removal in progress
+	extBothStalemateRemoving = "both-stalemate-removing" // StalemateAction 5 removals in progress
+)
+
+var fieldNames = [...]string{
+	"", "board", "side to move", "phase", "action",
+	"white on board", "white in hand", "black on board", "black in hand",
+	"white removals", "black removals",
+	"white mill from", "white mill to", "black mill from", "black mill to",
+	"used mills", "rule50", "fullmove",
+}
+
+func fieldErr(n int, val string, format string, args ...any) error {
+	return fmt.Errorf("fen field %d (%s) %q: %s", n, fieldNames[n], val, fmt.Sprintf(format, args...))
+}
+
+// FEN returns the position string (rules.md §5) with Sanmill square numbers.
+func (p *Position) FEN() string {
+	var sb strings.Builder
+	sb.Grow(96)
+	for s := bb.Square(0); s < bb.NumSquares; s++ {
+		if s > 0 && s%8 == 0 {
+			sb.WriteByte('/')
+		}
+		switch {
+		case p.pieces[White].Has(s):
+			sb.WriteByte('O')
+		case p.pieces[Black].Has(s):
+			sb.WriteByte('@')
+		case p.marked.Has(s):
+			sb.WriteByte('X')
+		default:
+			sb.WriteByte('*')
+		}
+	}
+	sb.WriteByte(' ')
+	sb.WriteByte("wb"[p.side])
+	sb.WriteByte(' ')
+	sb.WriteByte("pmo"[p.phase])
+	sb.WriteByte(' ')
+	sb.WriteByte("psr"[p.action])
+	sq := func(s bb.Square) int {
+		if s == bb.NoSquare {
+			return 0
+		}
+		return s.Sanmill()
+	}
+	mills := uint64(p.formed[White])<<(32+bb.SanmillOffset) | uint64(p.formed[Black])<<bb.SanmillOffset
+	fmt.Fprintf(&sb, " %d %d %d %d %d %d %d %d %d %d %d %d %d",
+		p.pieces[White].Count(), p.inHand[White], p.pieces[Black].Count(), p.inHand[Black],
+		p.pending[White], p.pending[Black],
+		sq(p.millFrom[White]), sq(p.millTo[White]), sq(p.millFrom[Black]), sq(p.millTo[Black]),
+		mills, p.rule50, p.FullMove())
+	if p.flags&flagStalemateRemoving != 0 {
+		sb.WriteString(" " + extStalemateRemoving)
+	}
+	if p.flags&flagBothStalemateRemoving != 0 {
+		sb.WriteString(" " + extBothStalemateRemoving)
+	}
+	return sb.String()
+}
+
+// ParseFEN reads a position string for the given rules. Both square dialects
+// are accepted (Sanmill's 8–31, or 0–23 when the string ends with ids:nodes).
+// An inconsistent string is rejected with an error naming the field.
+func ParseFEN(r *rules.Rules, fen string) (Position, error) {
+	f := strings.Fields(fen)
+	if len(f) == 0 {
+		return Position{}, errors.New("fen: empty position string")
+	}
+	ids := false
+	var flags uint8
+	for len(f) > 17 {
+		ext := f[len(f)-1]
+		switch ext {
+		case extIDs:
+			ids = true
+		case extStalemateRemoving:
+			flags |= flagStalemateRemoving
+		case extBothStalemateRemoving:
+			flags |= flagBothStalemateRemoving
+		default:
+			return Position{}, fmt.Errorf("fen: unknown extension token %q after the 17 fields", ext)
+		}
+		f = f[:len(f)-1]
+	}
+	if len(f) < 17 {
+		n := len(f) + 1
+		return Position{}, fmt.Errorf("fen field %d (%s) is missing: a position string has 17 fields, got %d", n, fieldNames[n], len(f))
+	}
+
+	var p Position
+	p.millFrom = [2]bb.Square{bb.NoSquare, bb.NoSquare}
+	p.millTo = [2]bb.Square{bb.NoSquare, bb.NoSquare}
+
+	// 1. board
+	rings := strings.Split(f[0], "/")
+	if len(rings) != 3 {
+		return p, fieldErr(1, f[0], "want three rings of 8 points separated by '/', got %d", len(rings))
+	}
+	for ri, ring := range rings {
+		if len(ring) != 8 {
+			return p, fieldErr(1, f[0], "ring %d has %d points, want 8", ri+1, len(ring))
+		}
+		for i := 0; i < 8; i++ {
+			s := bb.Square(ri*8 + i)
+			switch ring[i] {
+			case 'O':
+				p.pieces[White] |= bb.Bit(s)
+			case '@':
+				p.pieces[Black] |= bb.Bit(s)
+			case 'X':
+				p.marked |= bb.Bit(s)
+			case '*':
+			default:
+				return p, fieldErr(1, f[0], "unknown character %q at %s (want O, @, * or X)", ring[i], s)
+			}
+		}
+	}
+	if p.marked != 0 && r.MillFormationActionInPlacingPhase != rules.MillMarkAndDelay {
+		return p, fieldErr(1, f[0], "marked points (X) exist only with MillFormationActionInPlacingPhase 4")
+	}
+
+	// 2–4. side, phase, action
+	switch f[1] {
+	case "w":
+		p.side = White
+	case "b":
+		p.side = Black
+	default:
+		return p, fieldErr(2, f[1], "want w or b")
+	}
+	switch f[2] {
+	case "r", "p":
+		p.phase = Placing
+	case "m":
+		p.phase = Moving
+	case "o":
+		p.phase = GameOver
+	default:
+		return p, fieldErr(3, f[2], "want r, p, m or o")
+	}
+	switch f[3] {
+	case "p":
+		p.action = Place
+	case "s":
+		p.action = Select
+	case "r":
+		p.action = Remove
+	default:
+		return p, fieldErr(4, f[3], "want p, s or r")
+	}
+
+	// 5–10. counts
+	var n [6]int
+	for i := range n {
+		v, err := strconv.Atoi(f[4+i])
+		if err != nil {
+			return p, fieldErr(5+i, f[4+i], "not an integer")
+		}
+		n[i] = v
+	}
+	for c, on := range [2]int{n[0], n[2]} {
+		fi := 5 + 2*c
+		if on != p.pieces[c].Count() {
+			return p, fieldErr(fi, f[fi-1], "the board has %d %s pieces", p.pieces[c].Count(), Color(c))
+		}
+		hand := n[1+2*c]
+		if hand < 0 || hand > r.PiecesCount {
+			return p, fieldErr(fi+1, f[fi], "out of range 0..%d", r.PiecesCount)
+		}
+		if on+hand > r.PiecesCount {
+			return p, fieldErr(fi+1, f[fi], "%d on board and %d in hand exceed PiecesCount %d", on, hand, r.PiecesCount)
+		}
+		p.inHand[c] = int8(hand)
+	}
+	for c := 0; c < 2; c++ {
+		v := n[4+c]
+		if v < -r.PiecesCount || v > r.PiecesCount {
+			return p, fieldErr(9+c, f[8+c], "out of range %d..%d", -r.PiecesCount, r.PiecesCount)
+		}
+		if v < 0 && r.MillFormationActionInPlacingPhase != rules.MillRemovalByMillCountsLate {
+			return p, fieldErr(9+c, f[8+c], "negative removals exist only with MillFormationActionInPlacingPhase 5")
+		}
+		p.pending[c] = int8(v)
+	}
+
+	// 11–14. last mill squares
+	for i := 0; i < 4; i++ {
+		v, err := strconv.Atoi(f[10+i])
+		if err != nil {
+			return p, fieldErr(11+i, f[10+i], "not an integer")
+		}
+		s := bb.NoSquare
+		switch {
+		case ids && v == -1, !ids && v == 0:
+		case ids && v >= 0 && v < bb.NumSquares:
+			s = bb.Square(v)
+		case !ids:
+			q, ok := bb.FromSanmill(v)
+			if !ok {
+				return p, fieldErr(11+i, f[10+i], "want 0 (none) or a square number 8..31")
+			}
+			s = q
+		default:
+			return p, fieldErr(11+i, f[10+i], "want -1 (none) or a square number 0..23")
+		}
+		if i%2 == 0 {
+			p.millFrom[i/2] = s
+		} else {
+			p.millTo[i/2] = s
+		}
+	}
+	for c := 0; c < 2; c++ {
+		if (p.millFrom[c] == bb.NoSquare) != (p.millTo[c] == bb.NoSquare) {
+			return p, fieldErr(12+2*c, f[11+2*c], "a last mill has both an origin and a destination, or neither")
+		}
+		if p.millFrom[c] != bb.NoSquare && !r.RestrictRepeatedMillsFormation {
+			return p, fieldErr(11+2*c, f[10+2*c], "last mill squares are kept only with RestrictRepeatedMillsFormation")
+		}
+	}
+
+	// 15. used mills
+	mills, err := strconv.ParseUint(f[14], 10, 64)
+	if err != nil {
+		return p, fieldErr(15, f[14], "not an unsigned integer")
+	}
+	shift := uint(bb.SanmillOffset)
+	if ids {
+		shift = 0
+	}
+	for c := 0; c < 2; c++ {
+		half := uint32(mills >> (32 * uint(1-c)))
+		if half&^(uint32(bb.Full)<<shift) != 0 {
+			return p, fieldErr(15, f[14], "%s bits outside the board's squares", Color(c))
+		}
+		p.formed[c] = bb.Bitboard(half >> shift)
+	}
+	if mills != 0 && !r.OneTimeUseMill {
+		return p, fieldErr(15, f[14], "used mills are kept only with OneTimeUseMill")
+	}
+
+	// 16–17. counters
+	r50, err := strconv.Atoi(f[15])
+	if err != nil || r50 < 0 || r50 > 65535 {
+		return p, fieldErr(16, f[15], "want an integer 0..65535")
+	}
+	p.rule50 = uint16(r50)
+	fm, err := strconv.Atoi(f[16])
+	if err != nil || fm < 0 || fm > 1<<24 {
+		return p, fieldErr(17, f[16], "want an integer 1..16777216")
+	}
+	if fm == 0 {
+		fm = 1
+	}
+	p.ply = int32(2*(fm-1)) + int32(p.side)
+
+	// Consistency between the fields.
+	us, them := p.side, p.side^1
+	if p.phase != GameOver {
+		switch p.action {
+		case Remove:
+			if p.pending[us] == 0 {
+				return p, fieldErr(4, f[3], "the side to move has no removal pending")
+			}
+		case Place:
+			if p.pending[us] != 0 {
+				return p, fieldErr(4, f[3], "a removal is pending, the action must be r")
+			}
+			if p.phase != Placing || p.inHand[us] == 0 {
+				return p, fieldErr(4, f[3], "placing needs phase p and pieces in hand")
+			}
+		case Select:
+			if p.pending[us] != 0 {
+				return p, fieldErr(4, f[3], "a removal is pending, the action must be r")
+			}
+			if p.phase != Moving {
+				return p, fieldErr(4, f[3], "action s needs phase m")
+			}
+		}
+		if p.phase == Moving && p.inHand[us] > 0 {
+			return p, fieldErr(3, f[2], "the side to move has pieces in hand, the phase is p")
+		}
+		if p.pending[them] != 0 {
+			if p.pending[us] == 0 {
+				return p, fieldErr(9+int(them), f[8+int(them)], "a removal is pending for the side not to move")
+			}
+			both := r.MillFormationActionInPlacingPhase == rules.MillRemovalByMillCountsLate ||
+				r.StalemateAction == rules.StalemateBothRemove ||
+				(r.PiecesCount == 12 && (r.BoardFullAction == rules.BoardFullFirstThenSecond || r.BoardFullAction == rules.BoardFullSecondThenFirst))
+			if !both {
+				return p, fieldErr(9+int(them), f[8+int(them)], "a removal is pending for the side not to move")
+			}
+		}
+	}
+	if flags&flagStalemateRemoving != 0 && (r.StalemateAction != rules.StalemateRemoveAndMove || p.action != Remove) {
+		return p, fmt.Errorf("fen: %s needs StalemateAction 2 and a pending removal", extStalemateRemoving)
+	}
+	if flags&flagBothStalemateRemoving != 0 && (r.StalemateAction != rules.StalemateBothRemove || p.action != Remove) {
+		return p, fmt.Errorf("fen: %s needs StalemateAction 5 and a pending removal", extBothStalemateRemoving)
+	}
+	p.flags = flags
+	p.key = p.baseKey()
+
+	if p.phase == GameOver {
+		p.result, p.reason = p.deriveResult(r)
+		return p, nil
+	}
+	for c := Color(0); c < 2; c++ {
+		if p.pieces[c].Count()+int(p.inHand[c]) < r.PiecesAtLeastCount {
+			p.gameOver(Winner(c^1), FewerPieces)
+			return p, nil
+		}
+	}
+	p.checkGameOver(r)
+	return p, nil
+}
+
+// deriveResult works out who won a position that a FEN says is over.
+func (p *Position) deriveResult(r *rules.Rules) (Result, Reason) {
+	for c := Color(0); c < 2; c++ {
+		if p.pieces[c].Count()+int(p.inHand[c]) < r.PiecesAtLeastCount {
+			return Winner(c ^ 1), FewerPieces
+		}
+	}
+	if r.PiecesCount == 12 && p.pieces[0].Count()+p.pieces[1].Count() >= bb.NumSquares {
+		switch r.BoardFullAction {
+		case rules.BoardFullFirstLoses:
+			return BlackWins, BoardFull
+		case rules.BoardFullDraw:
+			return Draw, BoardFull
+		}
+	}
+	if p.inHand[p.side] == 0 && p.pending[p.side] == 0 && p.AllSurrounded(r, p.side) {
+		switch r.StalemateAction {
+		case rules.StalemateLose:
+			return Winner(p.side ^ 1), NoLegalMove
+		case rules.StalemateDraw:
+			return Draw, StalemateDraw
+		}
+	}
+	if int(p.rule50) >= r.NMoveRule {
+		return Draw, NMoveRule
+	}
+	return Draw, UnknownReason
+}

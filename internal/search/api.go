@@ -1,0 +1,146 @@
+// Package search finds the best action of a position: iterative deepening over
+// MTD(f) (the default) or fail-soft alpha-beta with principal variation search,
+// a shared transposition table, lazy SMP threads, time management, skill
+// levels and a deterministic bench.
+package search
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/millengine/millengine/internal/position"
+)
+
+// Scores are from the side to move's view; 100 is one piece.
+const (
+	ValueDraw     = 0
+	ValueMate     = 30000            // a win at the root; a win n plies away scores ValueMate-n
+	ValueMateBand = ValueMate - 1000 // scores beyond ±ValueMateBand are wins or losses
+	ValueInfinite = 32000
+	ValueNone     = 32001
+)
+
+// MaxPly bounds the depth of the search tree.
+const MaxPly = 128
+
+// Algorithm selects the search driver.
+type Algorithm int
+
+// Algorithms; Sanmill's numbers 0 and 1 are alpha-beta, 2 is MTD(f).
+const (
+	MTDF Algorithm = iota
+	AlphaBeta
+	PVS
+)
+
+// String returns "mtdf", "alphabeta" or "pvs".
+func (a Algorithm) String() string {
+	switch a {
+	case AlphaBeta:
+		return "alphabeta"
+	case PVS:
+		return "pvs"
+	}
+	return "mtdf"
+}
+
+// ParseAlgorithm reads mtdf, alphabeta, pvs or Sanmill's numbers 0, 1 (alpha-beta), 2 (MTD(f)).
+func ParseAlgorithm(s string) (Algorithm, error) {
+	switch s {
+	case "mtdf", "MTDF", "mtd(f)", "MTD(f)", "2":
+		return MTDF, nil
+	case "alphabeta", "alpha-beta", "AlphaBeta", "0", "1":
+		return AlphaBeta, nil
+	case "pvs", "PVS":
+		return PVS, nil
+	}
+	return MTDF, fmt.Errorf("algorithm %q: want mtdf, alphabeta or pvs (or 0, 1, 2)", s)
+}
+
+// Limits bound one search. Zero values mean "no limit"; a search with no
+// limit at all runs until Stop.
+type Limits struct {
+	Depth       int           // iterations to complete
+	Nodes       uint64        // nodes to search
+	MoveTime    time.Duration // exact time for this move
+	WTime       time.Duration // clock of white
+	BTime       time.Duration // clock of black
+	WInc        time.Duration // increment of white
+	BInc        time.Duration // increment of black
+	MovesToGo   int           // moves to the next time control
+	Infinite    bool          // search until Stop
+	Ponder      bool          // search until PonderHit or Stop; the clock starts at PonderHit
+	SearchMoves []position.Move
+}
+
+// HasClock reports whether a clock was given.
+func (l *Limits) HasClock() bool { return l.WTime > 0 || l.BTime > 0 || l.WInc > 0 || l.BInc > 0 }
+
+// Options are the engine options that shape a search.
+type Options struct {
+	Threads            int           // lazy SMP threads, 1 or more
+	MultiPV            int           // principal variations to report, 1 or more
+	MoveOverhead       time.Duration // kept in reserve per move for communication
+	SkillLevel         int           // 0–30; below 30 the engine plays weaker
+	Shuffling          bool          // random choice among equally scored root moves
+	Algorithm          Algorithm     // search driver
+	MaxQuiescenceDepth int           // plies of pending removals resolved past the horizon (0–4)
+}
+
+// DefaultOptions returns the options of a fresh engine.
+func DefaultOptions() Options {
+	return Options{Threads: 1, MultiPV: 1, MoveOverhead: 30 * time.Millisecond,
+		SkillLevel: 30, Algorithm: MTDF, MaxQuiescenceDepth: 2}
+}
+
+// Info is the progress report of one completed iteration (or a periodic
+// update during a long one, with PV nil).
+type Info struct {
+	Depth    int
+	SelDepth int
+	MultiPV  int // 1-based index of this line
+	Score    int // side to move's view
+	Nodes    uint64
+	NPS      uint64
+	HashFull int // permille
+	Time     time.Duration
+	PV       []position.Move
+	Bound    Bound // Exact, or Lower/Upper for a fail-high/low report
+	MateIn   int   // turns to mate (negative: mated), 0 if not a mate score
+}
+
+// Bound qualifies a score.
+type Bound uint8
+
+// Bounds.
+const (
+	BoundNone  Bound = 0
+	BoundUpper Bound = 1 // the true score is at most this
+	BoundLower Bound = 2 // the true score is at least this
+	BoundExact Bound = 3
+)
+
+// ScoreString renders the score as UCI does: "cp 35" or "mate 3".
+func (i *Info) ScoreString() string {
+	s := fmt.Sprintf("cp %d", i.Score)
+	if i.MateIn != 0 {
+		s = fmt.Sprintf("mate %d", i.MateIn)
+	}
+	switch i.Bound {
+	case BoundLower:
+		s += " lowerbound"
+	case BoundUpper:
+		s += " upperbound"
+	}
+	return s
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	BestMove   position.Move // NoMove only if the root has no legal action
+	PonderMove position.Move // expected reply, or NoMove
+	Score      int
+	Depth      int
+	Nodes      uint64
+	PV         []position.Move
+}
