@@ -1,0 +1,409 @@
+package search
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/millengine/millengine/internal/eval"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+func gameFromFEN(t *testing.T, variant, fen string) *position.Game {
+	t.Helper()
+	preset, ok := rules.PresetByName(variant)
+	if !ok {
+		t.Fatalf("unknown variant %s", variant)
+	}
+	r := preset.Rules
+	p, err := position.ParseFEN(&r, fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return position.NewGame(r, p)
+}
+
+func gameFromTokens(t *testing.T, variant, tokens string) *position.Game {
+	t.Helper()
+	preset, ok := rules.PresetByName(variant)
+	if !ok {
+		t.Fatalf("unknown variant %s", variant)
+	}
+	r := preset.Rules
+	g := position.NewGame(r, position.New(&r))
+	for _, tok := range splitFields(tokens) {
+		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Play(m)
+	}
+	return g
+}
+
+// TestForcedWins: positions with a known forced win; the search must find a
+// winning first action and report a mate score with the right turn count.
+func TestForcedWins(t *testing.T) {
+	cases := []struct {
+		name, variant, fen string
+		want               []string // acceptable first actions
+		mate               int      // expected "mate n"
+	}{
+		{"mill that wins", "nine-mens-morris", "***@***@/****@O**/O*O****O w m s 4 0 3 0 0 0 0 0 0 0 0 0 30", []string{"g4-g7"}, 1},
+		{"win by blocking every move", "nine-mens-morris", "****O***/**O**@O*/***O@@@O w m s 5 0 4 0 0 0 0 0 0 0 0 0 30", []string{"d3-d2"}, 1},
+		{"flying: mill in one", "nine-mens-morris", "*@***@**/***@****/O*****OO w m s 3 0 3 0 0 0 0 0 0 0 0 0 40", []string{"d7-a1", "a4-g7"}, 1},
+		{"flying: cannot stop two threats", "nine-mens-morris", "*@***@**/***@****/O*****OO b m s 3 0 3 0 0 0 0 0 0 0 0 0 40", nil, -1},
+		{"removal that wins", "nine-mens-morris", "***@***@/****@O**/OOO****O w m r 5 0 3 0 1 0 0 0 0 0 0 0 30", []string{"xe3", "xc5", "xd2"}, 1},
+	}
+	for _, algo := range []Algorithm{MTDF, AlphaBeta, PVS} {
+		for _, c := range cases {
+			g := gameFromFEN(t, c.variant, c.fen)
+			e := New(4)
+			o := e.Options()
+			o.Algorithm = algo
+			e.SetOptions(o)
+			var last Info
+			res := e.Search(g, Limits{Depth: 6}, func(i Info) {
+				if i.PV != nil {
+					last = i
+				}
+			})
+			if !movegen.IsLegal(&g.Rules, &g.Pos, res.BestMove) {
+				t.Fatalf("%v %s: illegal best move %v", algo, c.name, res.BestMove)
+			}
+			if c.want != nil {
+				ok := false
+				for _, w := range c.want {
+					ok = ok || res.BestMove.String() == w
+				}
+				if !ok {
+					t.Errorf("%v %s: best move %v, want one of %v", algo, c.name, res.BestMove, c.want)
+				}
+			}
+			if last.MateIn != c.mate {
+				t.Errorf("%v %s: reported %s, want mate %d (pv %v)", algo, c.name, last.ScoreString(), c.mate, last.PV)
+			}
+		}
+	}
+}
+
+// TestMillInTwo: a placing-phase double threat in Nine Men's Morris that the
+// opponent, with three pieces left in all, cannot meet.
+func TestPrefersFasterWin(t *testing.T) {
+	// White can win at once; a slower win also exists. The faster one must
+	// be chosen and reported as mate 1.
+	g := gameFromFEN(t, "nine-mens-morris", "***@***@/****@O**/O*O****O w m s 4 0 3 0 0 0 0 0 0 0 0 0 30")
+	e := New(4)
+	res := e.Search(g, Limits{Depth: 8}, nil)
+	if res.BestMove.String() != "g4-g7" || res.Score != ValueMate-2 {
+		t.Fatalf("best %v score %d, want g4-g7 with %d", res.BestMove, res.Score, ValueMate-2)
+	}
+}
+
+// refSearch is a plain minimax with the same rules and leaf semantics as the
+// engine but without table, ordering or pruning: the reference value.
+type refSearch struct {
+	r    *rules.Rules
+	maxQ int
+}
+
+func (s *refSearch) value(p position.Position, keys []uint32, since, depth, ply int, slid bool) int {
+	if p.IsOver() {
+		return terminal(&p, ply)
+	}
+	if ply > 0 && slid && refDrawn(s.r, &p, keys, since) {
+		return ValueDraw
+	}
+	if depth <= 0 {
+		return s.quiesce(p, keys, since, ply, 0, slid)
+	}
+	var ml movegen.MoveList
+	movegen.Generate(s.r, &p, &ml)
+	best := -ValueInfinite
+	for _, m := range ml.Slice() {
+		c := p
+		c.Do(s.r, m)
+		k, sn := keys, since
+		if m.Kind() == position.KindSlide {
+			k = append(keys[:len(keys):len(keys)], c.Key())
+		} else {
+			sn = len(keys)
+		}
+		v := s.value(c, k, sn, depth-1, ply+1, m.Kind() == position.KindSlide)
+		if c.SideToMove() != p.SideToMove() {
+			v = -v
+		}
+		if v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+func (s *refSearch) quiesce(p position.Position, keys []uint32, since, ply, qd int, slid bool) int {
+	if p.IsOver() {
+		return terminal(&p, ply)
+	}
+	if ply > 0 && slid && refDrawn(s.r, &p, keys, since) {
+		return ValueDraw
+	}
+	if qd >= s.maxQ {
+		return eval.Evaluate(s.r, &p)
+	}
+	var ml movegen.MoveList
+	movegen.Generate(s.r, &p, &ml)
+	best := -ValueInfinite
+	removing := p.Action() == position.Remove
+	if !removing {
+		best = eval.Evaluate(s.r, &p)
+	}
+	t := s.r.Topology()
+	for _, m := range ml.Slice() {
+		if !removing {
+			own := p.Pieces(p.SideToMove())
+			if m.Kind() == position.KindSlide {
+				own &^= 1 << m.From()
+			}
+			if t.MillsAt(m.To(), own) == 0 {
+				continue
+			}
+		}
+		c := p
+		c.Do(s.r, m)
+		k, sn := keys, since
+		if m.Kind() == position.KindSlide {
+			k = append(keys[:len(keys):len(keys)], c.Key())
+		} else {
+			sn = len(keys)
+		}
+		v := s.quiesce(c, k, sn, ply+1, qd+1, m.Kind() == position.KindSlide)
+		if c.SideToMove() != p.SideToMove() {
+			v = -v
+		}
+		if v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+func refDrawn(r *rules.Rules, p *position.Position, keys []uint32, since int) bool {
+	if p.Rule50() >= r.NMoveRule {
+		return true
+	}
+	if r.EndgameNMoveRule < r.NMoveRule && p.Rule50() >= r.EndgameNMoveRule &&
+		(p.OnBoard(position.White) == 3 || p.OnBoard(position.Black) == 3) {
+		return true
+	}
+	key := p.Key()
+	for i := since; i < len(keys)-1; i++ {
+		if keys[i] == key {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDriversAgreeWithMinimax: in exact mode (no reductions, table cutoffs
+// only at equal depth) MTD(f), alpha-beta and PVS return the minimax value.
+func TestDriversAgreeWithMinimax(t *testing.T) {
+	positions := []struct {
+		variant, tokens string
+		depth           int
+	}{
+		{"nine-mens-morris", "", 3},
+		{"nine-mens-morris", "d6 d2 f4 b4", 3},
+		{"nine-mens-morris", "a7 b4 d7 f4", 3},
+		{"nine-mens-morris", "a7 b4 d7 f4 g7", 3},
+		{"nine-mens-morris", "g7 a7 a4 a1 d1 e4 b4 c4 b6 d5 b2 xc4 g1 c3 e5 c4 xd5 d6 d3", 3},
+		{"twelve-mens-morris", "d6 d2 f6 b2", 3},
+		{"morabaraba", "a7 b4 d7 f4 b6 d2", 3},
+		{"lasker-morris", "a7 b4 d7 f4", 3},
+	}
+	fens := []struct {
+		variant, fen string
+		depth        int
+	}{
+		{"nine-mens-morris", "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 0 10", 4},
+		{"nine-mens-morris", "*@***@**/***@****/O*****OO b m s 3 0 3 0 0 0 0 0 0 0 0 0 40", 3},
+		{"nine-mens-morris", "@*O@@OO*/O@@OO@*O/O***O@@@ b m r 9 0 9 0 0 1 0 0 0 0 0 4 11", 4},
+	}
+	var games []*position.Game
+	var depths []int
+	for _, c := range positions {
+		games = append(games, gameFromTokens(t, c.variant, c.tokens))
+		depths = append(depths, c.depth)
+	}
+	for _, c := range fens {
+		games = append(games, gameFromFEN(t, c.variant, c.fen))
+		depths = append(depths, c.depth)
+	}
+	for i, g := range games {
+		opts := DefaultOptions()
+		ref := refSearch{r: &g.Rules, maxQ: opts.MaxQuiescenceDepth}
+		keys := append([]uint32(nil), g.RepetitionKeys()...)
+		want := ref.value(g.Pos, keys, 0, depths[i], 0, false)
+		for _, algo := range []Algorithm{MTDF, AlphaBeta, PVS} {
+			e := New(4)
+			e.exact = true
+			o := opts
+			o.Algorithm = algo
+			e.SetOptions(o)
+			res := e.Search(g, Limits{Depth: depths[i]}, nil)
+			if res.Score != want {
+				t.Errorf("position %d (%s) depth %d: %v scores %d, minimax %d", i, g.Pos.FEN(), depths[i], algo, res.Score, want)
+			}
+		}
+	}
+}
+
+// TestMovesAreLegal: from random positions of every preset, with one and two
+// threads, the returned move is always legal and the PV plays legally.
+func TestMovesAreLegal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, preset := range rules.Presets {
+		r := preset.Rules
+		for game := 0; game < 3; game++ {
+			g := position.NewGame(r, position.New(&r))
+			plies := rng.IntN(60)
+			for i := 0; i < plies && !g.Pos.IsOver(); i++ {
+				var ml movegen.MoveList
+				movegen.Generate(&g.Rules, &g.Pos, &ml)
+				g.Play(ml.Moves[rng.IntN(ml.N)])
+			}
+			if g.Pos.IsOver() {
+				continue
+			}
+			for _, threads := range []int{1, 2} {
+				e := New(2)
+				o := e.Options()
+				o.Threads = threads
+				e.SetOptions(o)
+				res := e.Search(g, Limits{Depth: 4}, nil)
+				if !movegen.IsLegal(&g.Rules, &g.Pos, res.BestMove) {
+					t.Fatalf("%s: illegal best move %v in %s", preset.Key, res.BestMove, g.Pos.FEN())
+				}
+				p := g.Pos
+				for _, m := range res.PV {
+					if !movegen.IsLegal(&g.Rules, &p, m) {
+						t.Fatalf("%s: illegal PV move %v in %s (pv %v)", preset.Key, m, p.FEN(), res.PV)
+					}
+					p.Do(&g.Rules, m)
+				}
+			}
+		}
+	}
+}
+
+// TestBenchDeterministic: with one thread, bench counts the same nodes twice.
+func TestBenchDeterministic(t *testing.T) {
+	var a, b discard
+	ra, err := Bench(BenchConfig{Depth: 4, Threads: 1, HashMB: 4}, &a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, _ := Bench(BenchConfig{Depth: 4, Threads: 1, HashMB: 4}, &b)
+	if ra.Nodes != rb.Nodes || ra.Nodes == 0 {
+		t.Fatalf("bench nodes %d then %d", ra.Nodes, rb.Nodes)
+	}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestStopAndPonder: an infinite or ponder search returns only after Stop
+// (or PonderHit), and then with a legal move.
+func TestStopAndPonder(t *testing.T) {
+	g := gameFromTokens(t, "nine-mens-morris", "d6 d2")
+	for _, lim := range []Limits{{Infinite: true}, {Ponder: true, Depth: 2}} {
+		e := New(4)
+		o := e.Options()
+		o.Threads = 2
+		e.SetOptions(o)
+		done := make(chan Result, 1)
+		go func() { done <- e.Search(g, lim, nil) }()
+		select {
+		case <-done:
+			t.Fatalf("%+v: search returned before stop", lim)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if lim.Ponder {
+			e.PonderHit() // depth 2 is long done: the result follows
+		} else {
+			e.Stop()
+		}
+		res := <-done
+		if !movegen.IsLegal(&g.Rules, &g.Pos, res.BestMove) {
+			t.Fatalf("illegal move %v after stop", res.BestMove)
+		}
+	}
+}
+
+// TestSkillAndShuffling: weak play is legal and still takes a win; shuffling
+// off is deterministic.
+func TestSkillAndShuffling(t *testing.T) {
+	win := gameFromFEN(t, "nine-mens-morris", "***@***@/****@O**/O*O****O w m s 4 0 3 0 0 0 0 0 0 0 0 0 30")
+	start := gameFromTokens(t, "nine-mens-morris", "")
+	for level := 0; level < 30; level += 7 {
+		e := New(2)
+		e.SetSeed(uint64(level))
+		o := e.Options()
+		o.SkillLevel = level
+		e.SetOptions(o)
+		if res := e.Search(win, Limits{Depth: 3}, nil); res.BestMove.String() != "g4-g7" {
+			t.Errorf("skill %d missed the win: %v", level, res.BestMove)
+		}
+		for i := 0; i < 3; i++ {
+			res := e.Search(start, Limits{Depth: 3}, nil)
+			if !movegen.IsLegal(&start.Rules, &start.Pos, res.BestMove) {
+				t.Fatalf("skill %d: illegal %v", level, res.BestMove)
+			}
+		}
+	}
+	var first position.Move
+	for i := 0; i < 3; i++ {
+		e := New(2)
+		res := e.Search(start, Limits{Depth: 4}, nil)
+		if i > 0 && res.BestMove != first {
+			t.Fatalf("shuffling off: %v then %v", first, res.BestMove)
+		}
+		first = res.BestMove
+	}
+	seen := map[position.Move]bool{}
+	for i := 0; i < 12; i++ {
+		e := New(2)
+		e.SetSeed(uint64(i))
+		o := e.Options()
+		o.Shuffling = true
+		e.SetOptions(o)
+		seen[e.Search(start, Limits{Depth: 1}, nil).BestMove] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("shuffling on: always %v", seen)
+	}
+}
+
+// TestConcurrentStop: Stop from another goroutine during a threaded search.
+func TestConcurrentStop(t *testing.T) {
+	g := gameFromTokens(t, "nine-mens-morris", "")
+	e := New(8)
+	o := e.Options()
+	o.Threads = 2
+	e.SetOptions(o)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		time.Sleep(30 * time.Millisecond)
+		e.Stop()
+	}()
+	res := e.Search(g, Limits{Infinite: true}, func(Info) {})
+	wg.Wait()
+	if !movegen.IsLegal(&g.Rules, &g.Pos, res.BestMove) {
+		t.Fatalf("illegal %v", res.BestMove)
+	}
+}

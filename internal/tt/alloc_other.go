@@ -1,0 +1,6 @@
+//go:build !linux || race
+
+package tt
+
+// allocBuckets allocates n buckets on the Go heap.
+func allocBuckets(n int) ([]bucket, func()) { return make([]bucket, n), func() {} }

@@ -1,0 +1,206 @@
+// Package tt is the transposition table shared by all search threads: a
+// power-of-two array of 64-byte buckets (one cache line each), indexed by the
+// 32-bit Zobrist key, read and written without locks.
+//
+// Each bucket holds four entries of two 64-bit words: the data word (move,
+// value, static eval, depth, bound, age) and a check word, data XOR key. A
+// reader accepts an entry only if check XOR data gives back its key, so an
+// entry of another position, or a torn one whose two words come from two
+// different writes, is ignored. Words are loaded and stored with sync/atomic,
+// which on amd64 are plain loads and exchanges, so the race detector sees no
+// data race with several threads.
+package tt
+
+import (
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/millengine/millengine/internal/position"
+)
+
+// Bound says how a stored value relates to the true score.
+type Bound uint8
+
+// Bounds; the numbering matches search.Bound.
+const (
+	BoundNone  Bound = 0
+	BoundUpper Bound = 1 // value is an upper bound (fail low)
+	BoundLower Bound = 2 // value is a lower bound (fail high)
+	BoundExact Bound = 3
+)
+
+const (
+	entriesPerBucket = 4
+	bucketBytes      = 64
+	ageBits          = 6
+	ageMask          = 1<<ageBits - 1
+)
+
+// bucket is one cache line: four entries of (check, data).
+type bucket struct {
+	w [2 * entriesPerBucket]atomic.Uint64
+}
+
+// Entry is a decoded table entry.
+type Entry struct {
+	Move  position.Move
+	Value int16
+	Eval  int16
+	Depth int8
+	Bound Bound
+}
+
+// Table is a transposition table. The zero value is unusable; use New.
+type Table struct {
+	buckets []bucket
+	free    func() // releases the buckets' memory
+	mask    uint32
+	age     uint8
+}
+
+// New returns a table of about mb megabytes (rounded down to a power of two
+// number of buckets, at least one).
+func New(mb int) *Table {
+	t := &Table{}
+	t.Resize(mb)
+	runtime.SetFinalizer(t, func(t *Table) { t.free() })
+	return t
+}
+
+// Resize reallocates the table for mb megabytes; the content is lost. Call it
+// while no search runs.
+func (t *Table) Resize(mb int) {
+	if mb < 1 {
+		mb = 1
+	}
+	n := uint64(mb) << 20 / bucketBytes
+	p := uint64(1)
+	for p*2 <= n && p*2 <= 1<<31 {
+		p *= 2
+	}
+	if t.free != nil {
+		t.buckets = nil
+		t.free()
+	}
+	t.buckets, t.free = allocBuckets(int(p))
+	t.mask = uint32(p - 1)
+	t.age = 0
+}
+
+// SizeMB returns the table size in megabytes.
+func (t *Table) SizeMB() int { return len(t.buckets) * bucketBytes >> 20 }
+
+// Buckets returns the number of buckets.
+func (t *Table) Buckets() int { return len(t.buckets) }
+
+// Clear empties the table. Call it while no search runs.
+func (t *Table) Clear() {
+	for i := range t.buckets {
+		for j := range t.buckets[i].w {
+			t.buckets[i].w[j].Store(0)
+		}
+	}
+	t.age = 0
+}
+
+// NewSearch starts a new generation: entries of older searches become the
+// first to be replaced.
+func (t *Table) NewSearch() { t.age = (t.age + 1) & ageMask }
+
+func pack(m position.Move, value, eval int16, depth int8, b Bound, age uint8) uint64 {
+	return uint64(m) | uint64(uint16(value))<<16 | uint64(uint16(eval))<<32 |
+		uint64(uint8(depth))<<48 | uint64(b)<<56 | uint64(age&ageMask)<<58
+}
+
+func unpack(d uint64) Entry {
+	return Entry{
+		Move:  position.Move(d),
+		Value: int16(d >> 16),
+		Eval:  int16(d >> 32),
+		Depth: int8(d >> 48),
+		Bound: Bound(d >> 56 & 3),
+	}
+}
+
+func dataAge(d uint64) uint8 { return uint8(d>>58) & ageMask }
+
+// Prefetch starts loading the bucket of key into cache so that it is there
+// when the key is probed; it does not wait for the load.
+func (t *Table) Prefetch(key uint32) {
+	prefetch(uintptr(unsafe.Pointer(&t.buckets[key&t.mask])))
+}
+
+// Probe looks key up. It reports whether a valid entry was found.
+func (t *Table) Probe(key uint32) (Entry, bool) {
+	b := &t.buckets[key&t.mask]
+	for i := 0; i < entriesPerBucket; i++ {
+		check := b.w[2*i].Load()
+		data := b.w[2*i+1].Load()
+		if check^data == uint64(key) && data != 0 {
+			return unpack(data), true
+		}
+	}
+	return Entry{}, false
+}
+
+// Store writes an entry for key. The slot is the key's own entry if present,
+// else the entry whose depth, reduced by its age, is the smallest. An existing
+// entry of the same key keeps its move when the new one has none, and is not
+// overwritten by a much shallower non-exact result.
+func (t *Table) Store(key uint32, m position.Move, value, eval int16, depth int8, b Bound) {
+	bk := &t.buckets[key&t.mask]
+	slot := -1
+	worst := 1 << 30
+	for i := 0; i < entriesPerBucket; i++ {
+		check := bk.w[2*i].Load()
+		data := bk.w[2*i+1].Load()
+		if check^data == uint64(key) && data != 0 {
+			old := unpack(data)
+			if m == position.NoMove {
+				m = old.Move
+			}
+			if b != BoundExact && int(depth)+3 < int(old.Depth) && dataAge(data) == t.age {
+				return
+			}
+			slot = i
+			break
+		}
+		if data == 0 {
+			slot, worst = i, -1<<30
+			continue
+		}
+		// Older generations and shallower entries go first.
+		ageDiff := int((t.age - dataAge(data)) & ageMask)
+		score := int(int8(data>>48)) - 8*ageDiff
+		if score < worst {
+			slot, worst = i, score
+		}
+	}
+	data := pack(m, value, eval, depth, b, t.age)
+	bk.w[2*slot+1].Store(data)
+	bk.w[2*slot].Store(data ^ uint64(key))
+}
+
+// HashFull returns how many of the first thousand entries hold results of
+// the current search, in permille.
+func (t *Table) HashFull() int {
+	n, used := 0, 0
+	for i := 0; i < len(t.buckets) && n < 1000; i++ {
+		for j := 0; j < entriesPerBucket && n < 1000; j++ {
+			data := t.buckets[i].w[2*j+1].Load()
+			if data != 0 && dataAge(data) == t.age {
+				used++
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return used * 1000 / n
+}
+
+// bucketSize is checked at compile time: a bucket must be one cache line.
+var _ [bucketBytes - int(unsafe.Sizeof(bucket{}))]struct{}
+var _ [int(unsafe.Sizeof(bucket{})) - bucketBytes]struct{}
