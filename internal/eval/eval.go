@@ -70,59 +70,90 @@ func stageOf(r *rules.Rules, p *position.Position, c position.Color) Stage {
 }
 
 func collect(r *rules.Rules, p *position.Position, c position.Color) features {
+	var f [2]features
+	collectBoth(r, p, &f)
+	return f[c]
+}
+
+// collectBoth gathers the features of both sides in one pass over the pieces
+// and one over the lines.
+func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 	t := r.Topology()
-	own, opp := p.Pieces(c), p.Pieces(c^1)
 	empty := p.Empty()
-	f := features{pieces: p.OnBoard(c) + p.InHand(c)}
-	if pr := p.PendingRemovals(c); pr > 0 {
-		f.pending = pr
-	}
-	placing := p.InHand(c) > 0
-	flying := !placing && r.MayFly && own.Count() <= r.FlyPieceCount
-	reach := empty
-	if !placing && !flying {
-		reach = t.Neighbours(own) & empty
-	}
-	for b := own; b != 0; {
-		s := b.PopFirst()
-		free := (t.Adjacent[s] & empty).Count()
-		f.mobility += free
-		if free == 0 {
-			f.blocked++
+	var own [2]bb.Bitboard
+	var reach [2]bb.Bitboard
+	var slides [2]bool // the side moves by sliding (not placing, not flying)
+	for c := position.Color(0); c < 2; c++ {
+		o := p.Pieces(c)
+		own[c] = o
+		fc := &f[c]
+		fc.pieces = p.OnBoard(c) + p.InHand(c)
+		if pr := p.PendingRemovals(c); pr > 0 {
+			fc.pending = pr
 		}
-		f.points += int(t.NumLines[s]) + int(t.Degree[s])
+		placing := p.InHand(c) > 0
+		flying := !placing && r.MayFly && o.Count() <= r.FlyPieceCount
+		slides[c] = !placing && !flying
+		var nb bb.Bitboard
+		for b := o; b != 0; {
+			s := b.PopFirst()
+			adj := t.Adjacent[s]
+			nb |= adj
+			free := (adj & empty).Count()
+			fc.mobility += free
+			if free == 0 {
+				fc.blocked++
+			}
+			fc.points += int(t.NumLines[s]) + int(t.Degree[s])
+		}
+		if slides[c] {
+			reach[c] = nb & empty
+		} else {
+			reach[c] = empty
+		}
 	}
 	for _, l := range t.Lines {
-		if l&opp != 0 {
+		w, b := l&own[0], l&own[1]
+		var c position.Color
+		var o bb.Bitboard
+		switch {
+		case b == 0 && w != 0:
+			c, o = position.White, w
+		case w == 0 && b != 0:
+			c, o = position.Black, b
+		default:
 			continue
 		}
-		o := l & own
-		if o.Count() == 2 {
-			f.openTwo++
-			hole := (l &^ own).First()
-			if reach.Has(hole) {
-				// In the moving phase the piece that fills the hole must not
-				// itself belong to the line.
-				if placing || flying || t.Adjacent[hole]&own&^l != 0 {
-					f.reachTwo++
-				}
+		fc := &f[c]
+		switch o.Count() {
+		case 2:
+			fc.openTwo++
+			hole := (l &^ o).First()
+			// A sliding side must fill the hole with a piece from outside the line.
+			if reach[c].Has(hole) && (!slides[c] || t.Adjacent[hole]&own[c]&^l != 0) {
+				fc.reachTwo++
 			}
-		} else if o.Count() == 3 && !placing && !flying {
-			// A running mill: a piece of the mill slides to an empty
-			// neighbour and closes another mill there.
-			for m := o; m != 0; {
-				s := m.PopFirst()
-				for n := t.Adjacent[s] & empty; n != 0; {
-					if t.MillsAt(n.PopFirst(), own&^bb.Bit(s)) > 0 {
-						f.running++
-						n = 0
-						m = 0
-					}
-				}
+		case 3:
+			if slides[c] && runningMill(t, o, own[c], empty) {
+				fc.running++
 			}
 		}
 	}
-	return f
+}
+
+// runningMill reports whether a piece of the complete mill m can slide to an
+// empty neighbour and close another mill there.
+func runningMill(t *bb.Topology, m, own, empty bb.Bitboard) bool {
+	for b := m; b != 0; {
+		s := b.PopFirst()
+		rest := own &^ bb.Bit(s)
+		for n := t.Adjacent[s] & empty; n != 0; {
+			if t.MillsAt(n.PopFirst(), rest) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func score(w *Weights, f *features) int {
@@ -142,9 +173,9 @@ func Evaluate(r *rules.Rules, p *position.Position) int {
 
 // EvaluateWith evaluates with the given weights.
 func EvaluateWith(prm *Params, r *rules.Rules, p *position.Position) int {
-	fw := collect(r, p, position.White)
-	fb := collect(r, p, position.Black)
-	v := score(&prm.W[stageOf(r, p, position.White)], &fw) - score(&prm.W[stageOf(r, p, position.Black)], &fb)
+	var f [2]features
+	collectBoth(r, p, &f)
+	v := score(&prm.W[stageOf(r, p, position.White)], &f[0]) - score(&prm.W[stageOf(r, p, position.Black)], &f[1])
 	if p.SideToMove() == position.Black {
 		v = -v
 	}
@@ -155,7 +186,8 @@ func EvaluateWith(prm *Params, r *rules.Rules, p *position.Position) int {
 // with the weights applied, and the total from the side to move's view.
 func Trace(r *rules.Rules, p *position.Position) ([]Term, int) {
 	prm := &DefaultParams
-	f := [2]features{collect(r, p, position.White), collect(r, p, position.Black)}
+	var f [2]features
+	collectBoth(r, p, &f)
 	w := [2]*Weights{&prm.W[stageOf(r, p, position.White)], &prm.W[stageOf(r, p, position.Black)]}
 	term := func(name string, g func(w *Weights, f *features) int) Term {
 		return Term{Name: name, White: g(w[0], &f[0]), Black: g(w[1], &f[1])}

@@ -43,59 +43,126 @@ const (
 	scoreTT      = 1 << 30
 	scoreMill    = 1 << 24 // + mills closed
 	scoreBlock   = 1 << 22 // + opponent mills stopped
-	scoreKiller1 = 1<<21 + 1
-	scoreKiller2 = 1 << 21
+	scoreRemove  = 1 << 20 // removals, refined by their own knowledge
+	scoreKiller1 = 1<<19 + 1
+	scoreKiller2 = 1 << 19
 )
 
-// Picker yields the moves of one node, best first.
+// Picker yields the moves of one node, best first. The table move, if
+// legal, comes out before anything else is scored, so a node that is cut by
+// it never pays for ordering the rest.
 type Picker struct {
-	moves  [movegen.MaxMoves]position.Move
-	scores [movegen.MaxMoves]int32
-	n, i   int
+	ml      movegen.MoveList
+	scores  [movegen.MaxMoves]int32
+	i       int
+	scored  bool
+	ttMove  position.Move
+	ttDone  bool
+	killers [2]position.Move
+	hist    *History
+	r       *rules.Rules
+	p       *position.Position
+	last    int32
 }
 
 // Len returns the number of moves.
-func (pk *Picker) Len() int { return pk.n }
+func (pk *Picker) Len() int { return pk.ml.N }
 
-// Init generates and scores the legal moves of p.
+// Generate fills the picker with the legal moves of p; Prepare must follow.
+// Splitting the two lets the search generate while the transposition
+// table's bucket is still on its way into cache.
+func (pk *Picker) Generate(r *rules.Rules, p *position.Position) {
+	movegen.Generate(r, p, &pk.ml)
+	pk.r, pk.p = r, p
+}
+
+// Prepare sets the table move, killers and history used to order the moves.
+func (pk *Picker) Prepare(ttMove position.Move, killers [2]position.Move, hist *History) {
+	pk.i, pk.scored, pk.ttDone = 0, false, false
+	pk.ttMove, pk.killers, pk.hist = ttMove, killers, hist
+	if ttMove != position.NoMove && !pk.ml.Contains(ttMove) {
+		pk.ttMove = position.NoMove // a key collision brought a foreign move
+	}
+}
+
+// Init generates and prepares in one call.
 func (pk *Picker) Init(r *rules.Rules, p *position.Position, ttMove position.Move, killers [2]position.Move, hist *History) {
 	pk.Generate(r, p)
-	pk.Score(r, p, ttMove, killers, hist)
+	pk.Prepare(ttMove, killers, hist)
 }
 
-// Generate fills the picker with the legal moves of p, unscored; Score must
-// follow before Next. Splitting the two lets the search generate while the
-// transposition table's bucket is still on its way into cache.
-func (pk *Picker) Generate(r *rules.Rules, p *position.Position) {
-	var ml movegen.MoveList
-	movegen.Generate(r, p, &ml)
-	pk.n, pk.i = ml.N, 0
-	copy(pk.moves[:ml.N], ml.Moves[:ml.N])
+// InitList orders an explicit list of moves (the root's) as Init would.
+func (pk *Picker) InitList(r *rules.Rules, p *position.Position, moves []position.Move, ttMove position.Move, hist *History) {
+	pk.ml.N = copy(pk.ml.Moves[:], moves)
+	pk.r, pk.p = r, p
+	pk.Prepare(ttMove, [2]position.Move{}, hist)
 }
 
-// Score ranks the generated moves.
-func (pk *Picker) Score(r *rules.Rules, p *position.Position, ttMove position.Move, killers [2]position.Move, hist *History) {
-	if pk.n <= 1 {
+// LastScore returns the ordering score of the move Next returned last.
+func (pk *Picker) LastScore() int32 { return pk.last }
+
+// IsTactical reports whether an ordering score belongs to the table move or a
+// move that closes or blocks a mill.
+func IsTactical(score int32) bool { return score >= scoreBlock }
+
+// Next returns the best remaining move, or false when none is left.
+func (pk *Picker) Next() (position.Move, bool) {
+	if !pk.ttDone {
+		pk.ttDone = true
+		if pk.ttMove != position.NoMove {
+			pk.last = scoreTT
+			return pk.ttMove, true
+		}
+	}
+	if !pk.scored {
+		pk.scored = true
+		pk.score()
+	}
+	n := pk.ml.N
+	for pk.i < n {
+		best := pk.i
+		for k := pk.i + 1; k < n; k++ {
+			if pk.scores[k] > pk.scores[best] {
+				best = k
+			}
+		}
+		mv := &pk.ml.Moves
+		mv[pk.i], mv[best] = mv[best], mv[pk.i]
+		pk.scores[pk.i], pk.scores[best] = pk.scores[best], pk.scores[pk.i]
+		m := mv[pk.i]
+		pk.last = pk.scores[pk.i]
+		pk.i++
+		if m == pk.ttMove {
+			continue
+		}
+		return m, true
+	}
+	return position.NoMove, false
+}
+
+func (pk *Picker) score() {
+	if pk.ml.N == 0 {
 		return
 	}
-	c := newContext(r, p)
-	for k := 0; k < pk.n; k++ {
-		m := pk.moves[k]
+	p := pk.p
+	var c context
+	c.init(pk.r, p)
+	side := p.SideToMove()
+	for k := 0; k < pk.ml.N; k++ {
+		m := pk.ml.Moves[k]
 		var s int32
-		switch {
-		case m == ttMove:
-			s = scoreTT
-		case m.Kind() == position.KindRemove:
+		if m.Kind() == position.KindRemove {
 			s = c.removalScore(m.To())
-		default:
+		} else {
 			s = c.quietScore(m)
 			if s < scoreBlock {
-				if m == killers[0] {
+				switch {
+				case m == pk.killers[0]:
 					s = scoreKiller1
-				} else if m == killers[1] {
+				case m == pk.killers[1]:
 					s = scoreKiller2
-				} else if hist != nil {
-					s += hist.Get(p.SideToMove(), m)
+				case pk.hist != nil:
+					s += pk.hist.Get(side, m)
 				}
 			}
 		}
@@ -103,135 +170,94 @@ func (pk *Picker) Score(r *rules.Rules, p *position.Position, ttMove position.Mo
 	}
 }
 
-// InitList scores an explicit list of moves (the root's), as Init would.
-func (pk *Picker) InitList(r *rules.Rules, p *position.Position, moves []position.Move, ttMove position.Move, hist *History) {
-	pk.n, pk.i = len(moves), 0
-	copy(pk.moves[:], moves)
-	c := newContext(r, p)
-	for k := 0; k < pk.n; k++ {
-		m := pk.moves[k]
-		switch {
-		case m == ttMove:
-			pk.scores[k] = scoreTT
-		case m.Kind() == position.KindRemove:
-			pk.scores[k] = c.removalScore(m.To())
-		default:
-			pk.scores[k] = c.quietScore(m)
-			if hist != nil && pk.scores[k] < scoreBlock {
-				pk.scores[k] += hist.Get(p.SideToMove(), m)
-			}
-		}
-	}
-}
-
-// Next returns the best remaining move, or false when none is left.
-func (pk *Picker) Next() (position.Move, bool) {
-	if pk.i >= pk.n {
-		return position.NoMove, false
-	}
-	best := pk.i
-	for k := pk.i + 1; k < pk.n; k++ {
-		if pk.scores[k] > pk.scores[best] {
-			best = k
-		}
-	}
-	pk.moves[pk.i], pk.moves[best] = pk.moves[best], pk.moves[pk.i]
-	pk.scores[pk.i], pk.scores[best] = pk.scores[best], pk.scores[pk.i]
-	m := pk.moves[pk.i]
-	pk.i++
-	return m, true
-}
-
-// IsMillMove reports whether the picker scored the last returned move as
-// closing a mill (used by the search to avoid reducing it).
-func (pk *Picker) LastScore() int32 {
-	if pk.i == 0 {
-		return 0
-	}
-	return pk.scores[pk.i-1]
-}
-
-// IsTactical reports whether a score from LastScore belongs to a move that
-// closes or blocks a mill.
-func IsTactical(score int32) bool { return score >= scoreBlock && score < scoreTT }
-
-// context holds what scoring needs about the position.
+// context holds what scoring needs about the position, computed once per node.
 type context struct {
 	t        *bb.Topology
 	us, them bb.Bitboard
 	empty    bb.Bitboard
-	fly      bool // the side to move flies
-	oppFly   bool // the opponent flies
+	fly      bool
 	placing  bool
 	oppReach bb.Bitboard // points an opponent piece can reach in one action
+	// per point: mills we close by putting a piece there (own pieces as they
+	// are), mills the opponent would close there, and the build value of
+	// the lines through it.
+	ourClose   [bb.NumSquares]int8
+	theirClose [bb.NumSquares]int8
+	build      [bb.NumSquares]int16
 }
 
-func newContext(r *rules.Rules, p *position.Position) context {
+func (c *context) init(r *rules.Rules, p *position.Position) {
 	side := p.SideToMove()
-	c := context{
+	*c = context{
 		t:       r.Topology(),
 		us:      p.Pieces(side),
 		them:    p.Pieces(side ^ 1),
 		empty:   p.Empty(),
 		placing: p.Phase() == position.Placing,
 	}
+	if p.PendingRemovals(side) < 0 {
+		c.us, c.them = c.them, c.us // removing own pieces: rank them as the victim's
+	}
 	c.fly = r.MayFly && p.InHand(side) == 0 && c.us.Count() <= r.FlyPieceCount
-	c.oppFly = r.MayFly && p.InHand(side^1) == 0 && c.them.Count() <= r.FlyPieceCount
-	if p.InHand(side^1) > 0 || c.oppFly {
+	oppFly := r.MayFly && p.InHand(side^1) == 0 && c.them.Count() <= r.FlyPieceCount
+	if p.InHand(side^1) > 0 || oppFly {
 		c.oppReach = c.empty
 	} else {
 		c.oppReach = c.t.Neighbours(c.them) & c.empty
 	}
-	return c
+	for _, l := range c.t.Lines {
+		holes := l & c.empty
+		if holes == 0 {
+			continue
+		}
+		o, x := (l & c.us).Count(), (l & c.them).Count()
+		switch {
+		case o == 2:
+			c.ourClose[holes.First()]++
+		case x == 2:
+			c.theirClose[holes.First()]++
+		}
+		if x == 0 {
+			for h := holes; h != 0; {
+				c.build[h.PopFirst()] += int16(60 * o)
+			}
+		}
+	}
 }
 
 // quietScore scores a placement or slide.
 func (c *context) quietScore(m position.Move) int32 {
 	to := m.To()
-	own := c.us
-	if m.Kind() == position.KindSlide {
-		own &^= bb.Bit(m.From())
-	}
 	var s int32
-	if n := c.t.MillsAt(to, own); n > 0 {
-		s = scoreMill + int32(n)<<16
-	}
-	// Stopping the opponent: lines through 'to' where the opponent has the
-	// other two points and can reach 'to'.
-	if c.oppReach.Has(to) {
-		if n := c.t.MillsAt(to, c.them); n > 0 && s == 0 {
-			s = scoreBlock + int32(n)<<16
+	closes := int32(c.ourClose[to])
+	build := int32(c.build[to])
+	if m.Kind() == position.KindSlide {
+		from := m.From()
+		if c.t.LinesThrough[to].Has(from) {
+			// Sliding along a line: the moving piece is not there to help.
+			closes = int32(c.t.MillsAt(to, c.us&^bb.Bit(from)))
+			build = 0
 		}
 	}
-	// Lines we build: two of ours with the third empty after the move.
-	own |= bb.Bit(to)
-	for k := uint8(0); k < c.t.NumLines[to]; k++ {
-		part := c.t.Partners[to][k]
-		if part&c.them == 0 {
-			s += int32((part & own).Count()) * 60
-		}
+	if closes > 0 {
+		s = scoreMill + closes<<16
+	} else if c.theirClose[to] > 0 && c.oppReach.Has(to) {
+		s = scoreBlock + int32(c.theirClose[to])<<16
 	}
-	// Value of the point: lines and neighbours.
-	s += int32(c.t.NumLines[to])*20 + int32(c.t.Degree[to])*15
+	s += build + int32(c.t.NumLines[to])*20 + int32(c.t.Degree[to])*15
 	if c.placing {
 		// Placing next to opponent pieces takes their room.
 		s += int32((c.t.Adjacent[to] & c.them).Count()) * 10
-	}
-	if m.Kind() == position.KindSlide && !c.fly {
-		// Leaving a point the opponent can take to close a mill is bad.
-		from := m.From()
-		if c.oppReach.Has(from) || c.t.Adjacent[from]&c.them != 0 {
-			if c.t.MillsAt(from, c.them) > 0 {
-				s -= 400
-			}
-		}
+	} else if m.Kind() == position.KindSlide && !c.fly && c.t.MillsAt(m.From(), c.them) > 0 {
+		// Leaving a point where the opponent closes a mill is bad.
+		s -= 400
 	}
 	return s
 }
 
-// removalScore scores removing the opponent piece on sq.
+// removalScore scores removing the piece on sq.
 func (c *context) removalScore(sq bb.Square) int32 {
-	var s int32 = 1 << 20
+	s := int32(scoreRemove)
 	others := c.them &^ bb.Bit(sq)
 	for k := uint8(0); k < c.t.NumLines[sq]; k++ {
 		part := c.t.Partners[sq][k]
@@ -246,9 +272,8 @@ func (c *context) removalScore(sq bb.Square) int32 {
 			s += 80 * int32((part & c.us).Count()) // frees one of our lines
 		}
 	}
-	// The opponent's mobile pieces matter most.
+	// The opponent's mobile pieces matter most; pieces next to ours block us.
 	s += int32((c.t.Adjacent[sq] & c.empty).Count()) * 40
-	// Pieces next to ours block us.
 	s += int32((c.t.Adjacent[sq] & c.us).Count()) * 30
 	return s
 }

@@ -31,19 +31,20 @@ type rootMove struct {
 // worker is one search thread. It owns its position stack, killers and
 // history; it shares the transposition table and the stop flag.
 type worker struct {
-	id      int
-	e       *Engine
-	r       *rules.Rules
-	tt      *tt.Table
-	opts    Options
-	exact   bool // no reductions, table cutoffs only at equal depth (tests)
-	stop    *atomic.Bool
-	stack   [MaxPly + 2]frame
-	keys    []uint32 // keys reached by slides since the last irreversible move, game then path
-	killers [MaxPly + 2][2]position.Move
-	hist    movepick.History
-	pv      [MaxPly + 2][MaxPly + 2]position.Move
-	pvLen   [MaxPly + 2]int
+	id         int
+	e          *Engine
+	r          *rules.Rules
+	tt         *tt.Table
+	opts       Options
+	exact      bool // no reductions, table cutoffs only at equal depth (tests)
+	noPrefetch bool // benchmarks: do not prefetch the child's bucket
+	stop       *atomic.Bool
+	stack      [MaxPly + 2]frame
+	keys       []uint32 // keys reached by slides since the last irreversible move, game then path
+	killers    [MaxPly + 2][2]position.Move
+	hist       movepick.History
+	pv         [MaxPly + 2][MaxPly + 2]position.Move
+	pvLen      [MaxPly + 2]int
 
 	nodes     uint64
 	published atomic.Uint64
@@ -148,7 +149,9 @@ func (w *worker) makeMove(ply int, m position.Move) int {
 	child.pos.Do(w.r, m)
 	child.move = m
 	key := child.pos.Key()
-	w.tt.Prefetch(key)
+	if !w.noPrefetch {
+		w.tt.Prefetch(key)
+	}
 	n := len(w.keys)
 	if m.Kind() == position.KindSlide {
 		w.keys = append(w.keys, key)
@@ -231,7 +234,7 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		}
 	}
 
-	pk.Score(w.r, p, ttMove, w.killers[ply], &w.hist)
+	pk.Prepare(ttMove, w.killers[ply], &w.hist)
 	if pk.Len() == 0 {
 		// Cannot happen in a consistent position that is not over; score it
 		// as a loss for the side that cannot act.
