@@ -48,5 +48,13 @@ lint:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
+# The new build against the previous one: copy an older build to $(PREV)
+# first (cp bin/millengine bin/millengine-prev), then change, then 'make match'.
+match: build
+	@test -x $(PREV) || { echo "match: no $(PREV): copy an older build there (cp $(BIN)/millengine $(PREV))"; exit 1; }
+	$(BIN)/millmatch --engine $(BIN)/millengine --engine $(PREV) \
+		--games $(GAMES) --movetime $(MOVETIME) --random-openings 4 --concurrency 2 \
+		--out $(BIN)/match.jsonl
+
 clean:
 	rm -rf $(BIN)

@@ -3,9 +3,12 @@ module github.com/millengine/millengine
 go 1.26
 
 require (
+	github.com/rs/zerolog v1.35.1
+	github.com/spf13/pflag v1.0.10
+)
+
+require (
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
-	github.com/rs/zerolog v1.35.1 // indirect
-	github.com/spf13/pflag v1.0.10 // indirect
 	golang.org/x/sys v0.29.0 // indirect
 )

@@ -1,0 +1,361 @@
+// Command millmatch plays matches and round-robins between mill UCI engines
+// (millengine, Sanmill-style engines, any engine that speaks the dialect of
+// protocol.md), refereed by the project's own rules code, and reports the
+// score, the Elo difference with its 95 % interval, the likelihood of
+// superiority and, on request, an SPRT that stops the match once it decides.
+//
+// Run the new build against the previous one:
+//
+//	millmatch --engine bin/millengine --engine bin/millengine-prev \
+//	    --games 200 --movetime 100 --random-openings 4 --concurrency 2
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/spf13/pflag"
+
+	"github.com/millengine/millengine/internal/match"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitFailure     = 1   // the match could not run
+	exitUsage       = 2   // bad command line
+	exitInterrupted = 130 // stopped by a signal; the partial report was printed
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+const usageHead = `Usage: millmatch --engine CMD --engine CMD [more engines] [flags]
+
+Plays games between mill UCI engines and reports W/L/D, the Elo difference
+with its 95 % interval, the likelihood of superiority (LOS) and, with --sprt,
+a sequential test that stops as soon as it decides. Two engines play a match;
+more play a round-robin (--games per pairing). Each opening is played twice
+with colours swapped. An engine that crashes, hangs or sends an illegal token
+loses that game, is restarted, and the match goes on.
+
+Engines are numbered from 1 in the order of --engine; per-engine flags take
+"N:" in front (--option 2:Hash=64); --option without "N:" goes to all engines.
+
+Example, the new build against the previous one:
+  millmatch --engine bin/millengine --engine bin/millengine-prev \
+      --games 200 --movetime 100 --random-openings 4 --concurrency 2
+
+Flags:
+`
+
+// options holds the parsed command line.
+type options struct {
+	engines, names, args, setopts []string
+	games, concurrency, maxPlies  int
+	randomOpenings                int
+	movetime, margin              int
+	tc, openings, variant, sprt   string
+	out                           string
+	seed                          uint64
+	startup                       time.Duration
+	debug, engineStderr, quiet    bool
+}
+
+func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("millmatch", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	var o options
+	fs.StringArrayVarP(&o.engines, "engine", "e", nil, `engine command line, split on spaces ("./bin/millengine --threads 1"); repeat for each engine`)
+	fs.StringArrayVar(&o.names, "name", nil, `engine label: "LABEL" for the engines in order, or "N:LABEL" (default: the executable's name)`)
+	fs.StringArrayVar(&o.args, "args", nil, `"N:ARGS": more arguments for engine N, split on spaces`)
+	fs.StringArrayVar(&o.setopts, "option", nil, `"[N:]Name=Value" setoption for engine N (all engines without N:); "[N:]Name" for a button`)
+	fs.IntVarP(&o.games, "games", "g", 100, "games per pairing (a match of two engines has one pairing)")
+	fs.IntVar(&o.movetime, "movetime", 0, "fixed time per action in ms (go movetime); 100 unless --tc is given")
+	fs.StringVar(&o.tc, "tc", "", `clock per side, "base+increment" in seconds, such as 10+0.1 (go wtime btime winc binc)`)
+	fs.IntVar(&o.margin, "timemargin", 100, "ms an engine may overrun its move time or clock before it loses (hang / time forfeit)")
+	fs.StringVar(&o.openings, "openings", "", `file of openings, one a line: tokens ("d6 d2"), or "fen <FEN> [moves …]"`)
+	fs.IntVar(&o.randomOpenings, "random-openings", 0, "seeded random openings of K actions (legal, no mill closed, not decided)")
+	fs.Uint64Var(&o.seed, "seed", 0, "seed for --random-openings (default: from the clock, printed)")
+	fs.StringVarP(&o.variant, "variant", "v", "nine-mens-morris", "rule preset: "+strings.Join(rules.PresetKeys(), ", "))
+	fs.IntVar(&o.maxPlies, "max-plies", 2000, "adjudicate a draw after this many actions (opening included); 0: never")
+	fs.IntVarP(&o.concurrency, "concurrency", "c", 1, "games played at once (each with its own engine processes)")
+	fs.StringVar(&o.sprt, "sprt", "", `"elo0,elo1[,alpha,beta]": stop when the SPRT decides (logistic Elo, trinomial; alpha=beta=0.05)`)
+	fs.StringVarP(&o.out, "out", "o", "", "write every game as a JSON line to this file")
+	fs.DurationVar(&o.startup, "startup-timeout", 10*time.Second, "how long an engine may take for uciok and readyok")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no line per finished game, only the final report")
+	fs.BoolVar(&o.engineStderr, "engine-stderr", false, "pass the engines' stderr through (default: discarded)")
+	fs.BoolVar(&o.debug, "debug", false, "log every protocol line to stderr")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageHead)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(argv); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "millmatch: %v (see millmatch --help)\n", err)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "millmatch: unexpected argument %q (engine commands go in --engine)\n", fs.Arg(0))
+		return exitUsage
+	}
+	cfg, seed, err := o.config()
+	if err != nil {
+		fmt.Fprintf(stderr, "millmatch: %v\n", err)
+		return exitUsage
+	}
+
+	level := zerolog.InfoLevel
+	if o.debug {
+		level = zerolog.DebugLevel
+	}
+	cw := zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.TimeOnly, NoColor: !isTerminal(stderr)}
+	cfg.Log = zerolog.New(cw).Level(level).With().Timestamp().Logger()
+	if o.engineStderr {
+		cfg.EngineStderr = stderr
+	}
+	if !o.quiet {
+		cfg.Live = stdout
+	}
+	if o.out != "" {
+		f, err := os.Create(o.out)
+		if err != nil {
+			fmt.Fprintf(stderr, "millmatch: --out: %v\n", err)
+			return exitFailure
+		}
+		defer f.Close()
+		cfg.Records = f
+	}
+
+	fmt.Fprintf(stdout, "millmatch: %s, %s, %d games per pairing, concurrency %d\n", cfg.Variant.Key, cfg.TC, cfg.Games, cfg.Concurrency)
+	for i, e := range cfg.Engines {
+		fmt.Fprintf(stdout, "  engine %d: %s = %s\n", i+1, e.Name, e)
+	}
+	switch {
+	case o.openings != "":
+		fmt.Fprintf(stdout, "  openings: %d from %s\n", len(cfg.Openings), o.openings)
+	case o.randomOpenings > 0:
+		fmt.Fprintf(stdout, "  openings: %d random of %d actions, seed %d\n", len(cfg.Openings), o.randomOpenings, seed)
+	default:
+		fmt.Fprintln(stdout, "  openings: the start position")
+	}
+
+	sum, err := match.Run(ctx, cfg)
+	if sum != nil {
+		sum.Write(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "millmatch: %v\n", err)
+		return exitFailure
+	}
+	if sum.Interrupted {
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+// config turns the flags into a match configuration; it also returns the
+// seed used for random openings.
+func (o *options) config() (match.Config, uint64, error) {
+	var cfg match.Config
+	if len(o.engines) < 2 {
+		return cfg, 0, fmt.Errorf("need at least two --engine flags, got %d", len(o.engines))
+	}
+	preset, ok := rules.PresetByName(o.variant)
+	if !ok {
+		return cfg, 0, fmt.Errorf("unknown --variant %q (want one of %s)", o.variant, strings.Join(rules.PresetKeys(), ", "))
+	}
+	cfg.Variant = preset
+	for i, e := range o.engines {
+		f := strings.Fields(e)
+		if len(f) == 0 {
+			return cfg, 0, fmt.Errorf("--engine %d is empty", i+1)
+		}
+		cfg.Engines = append(cfg.Engines, match.EngineSpec{Path: f[0], Args: f[1:]})
+	}
+	n := len(cfg.Engines)
+	for i, s := range o.names {
+		idx, label, hasIdx, err := indexed(s, n)
+		if err != nil {
+			return cfg, 0, fmt.Errorf("--name %q: %w", s, err)
+		}
+		if !hasIdx {
+			if i >= n {
+				return cfg, 0, fmt.Errorf("--name %q: more names than engines", s)
+			}
+			idx = i
+		}
+		if strings.TrimSpace(label) == "" {
+			return cfg, 0, fmt.Errorf("--name %q: empty label", s)
+		}
+		cfg.Engines[idx].Name = strings.TrimSpace(label)
+	}
+	for _, s := range o.args {
+		idx, rest, hasIdx, err := indexed(s, n)
+		if err != nil || !hasIdx {
+			return cfg, 0, fmt.Errorf("--args %q: want N:ARGS with N from 1 to %d", s, n)
+		}
+		cfg.Engines[idx].Args = append(cfg.Engines[idx].Args, strings.Fields(rest)...)
+	}
+	for _, s := range o.setopts {
+		idx, rest, hasIdx, err := indexed(s, n)
+		if err != nil {
+			return cfg, 0, fmt.Errorf("--option %q: %w", s, err)
+		}
+		opt, err := match.ParseOption(rest)
+		if err != nil {
+			return cfg, 0, fmt.Errorf("--option: %w", err)
+		}
+		for i := range cfg.Engines {
+			if !hasIdx || i == idx {
+				cfg.Engines[i].Options = append(cfg.Engines[i].Options, opt)
+			}
+		}
+	}
+	defaultNames(cfg.Engines)
+
+	cfg.Games, cfg.Concurrency, cfg.MaxPlies = o.games, o.concurrency, o.maxPlies
+	cfg.StartupTimeout = o.startup
+	if o.margin < 0 {
+		return cfg, 0, fmt.Errorf("--timemargin %d: must not be negative", o.margin)
+	}
+	cfg.Margin = time.Duration(o.margin) * time.Millisecond
+	switch {
+	case o.tc != "" && o.movetime > 0:
+		return cfg, 0, errors.New("--tc and --movetime are exclusive")
+	case o.tc != "":
+		tc, err := match.ParseClock(o.tc)
+		if err != nil {
+			return cfg, 0, fmt.Errorf("--tc: %w", err)
+		}
+		cfg.TC = tc
+	case o.movetime < 0:
+		return cfg, 0, fmt.Errorf("--movetime %d: must be positive", o.movetime)
+	case o.movetime > 0:
+		cfg.TC = match.TimeControl{MoveTime: time.Duration(o.movetime) * time.Millisecond}
+	default:
+		cfg.TC = match.TimeControl{MoveTime: 100 * time.Millisecond}
+	}
+	if o.sprt != "" {
+		sp, err := parseSPRT(o.sprt)
+		if err != nil {
+			return cfg, 0, err
+		}
+		cfg.SPRT = &sp
+	}
+
+	seed := o.seed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano()) & (1<<53 - 1) // printable, and exact in JSON tools
+	}
+	switch {
+	case o.openings != "" && o.randomOpenings > 0:
+		return cfg, 0, errors.New("--openings and --random-openings are exclusive")
+	case o.randomOpenings < 0:
+		return cfg, 0, fmt.Errorf("--random-openings %d: must be positive", o.randomOpenings)
+	case o.openings != "":
+		ops, err := match.LoadOpenings(o.openings, preset.Rules)
+		if err != nil {
+			return cfg, 0, err
+		}
+		cfg.Openings = ops
+	case o.randomOpenings > 0:
+		pairs := max((o.games+1)/2, 1)
+		ops, err := match.RandomOpenings(preset.Rules, pairs, o.randomOpenings, seed)
+		if err != nil {
+			return cfg, 0, err
+		}
+		cfg.Openings = ops
+	}
+	return cfg, seed, cfg.Validate()
+}
+
+// indexed splits "N:rest" into the 0-based engine index and rest; without a
+// leading number and colon it returns the whole string and hasIdx false.
+func indexed(s string, n int) (idx int, rest string, hasIdx bool, err error) {
+	head, tail, ok := strings.Cut(s, ":")
+	if !ok {
+		return 0, s, false, nil
+	}
+	k, convErr := strconv.Atoi(strings.TrimSpace(head))
+	if convErr != nil {
+		return 0, s, false, nil // a colon inside a name or value
+	}
+	if k < 1 || k > n {
+		return 0, "", true, fmt.Errorf("engine number %d is out of range 1..%d", k, n)
+	}
+	return k - 1, tail, true, nil
+}
+
+// defaultNames labels unnamed engines after their executable, adding "-2",
+// "-3" … when two would share a label.
+func defaultNames(specs []match.EngineSpec) {
+	used := map[string]bool{}
+	for _, s := range specs {
+		if s.Name != "" {
+			used[s.Name] = true
+		}
+	}
+	for i := range specs {
+		if specs[i].Name != "" {
+			continue
+		}
+		base := strings.TrimSuffix(filepath.Base(specs[i].Path), ".exe")
+		name := base
+		for k := 2; used[name]; k++ {
+			name = fmt.Sprintf("%s-%d", base, k)
+		}
+		specs[i].Name = name
+		used[name] = true
+	}
+}
+
+// parseSPRT reads "elo0,elo1[,alpha,beta]".
+func parseSPRT(s string) (match.SPRT, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 && len(parts) != 4 {
+		return match.SPRT{}, fmt.Errorf("--sprt %q: want elo0,elo1 or elo0,elo1,alpha,beta", s)
+	}
+	vals := []float64{0, 0, 0.05, 0.05}
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return match.SPRT{}, fmt.Errorf("--sprt %q: %q is not a number", s, p)
+		}
+		vals[i] = v
+	}
+	sp := match.SPRT{Elo0: vals[0], Elo1: vals[1], Alpha: vals[2], Beta: vals[3]}
+	if err := sp.Validate(); err != nil {
+		return sp, fmt.Errorf("--sprt %q: %w", s, err)
+	}
+	return sp, nil
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,510 @@
+package match
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// Option is one `setoption` for an engine. A button has no value.
+type Option struct {
+	Name   string
+	Value  string
+	Button bool
+}
+
+// ParseOption reads "Name=Value" (the name may contain spaces) or "Name" for
+// a button.
+func ParseOption(s string) (Option, error) {
+	name, value, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return Option{}, fmt.Errorf("option %q: empty name", s)
+	}
+	if !ok {
+		return Option{Name: name, Button: true}, nil
+	}
+	return Option{Name: name, Value: strings.TrimSpace(value)}, nil
+}
+
+// Command returns the setoption line.
+func (o Option) Command() string {
+	if o.Button {
+		return "setoption name " + o.Name
+	}
+	return "setoption name " + o.Name + " value " + o.Value
+}
+
+// EngineSpec says how to start one engine and what to set in it.
+type EngineSpec struct {
+	Name    string   // label in reports
+	Path    string   // executable
+	Args    []string // command-line arguments
+	Options []Option // sent after the variant, in order
+}
+
+// String returns the command line.
+func (s EngineSpec) String() string { return strings.Join(append([]string{s.Path}, s.Args...), " ") }
+
+// FaultKind classifies an engine failure.
+type FaultKind int
+
+// Engine failures.
+const (
+	FaultCrash    FaultKind = iota + 1 // the process exited or closed its output
+	FaultTimeout                       // no answer before the deadline
+	FaultProtocol                      // the process could not be started or answered nonsense
+)
+
+// String returns "crash", "timeout" or "protocol".
+func (k FaultKind) String() string {
+	switch k {
+	case FaultCrash:
+		return "crash"
+	case FaultTimeout:
+		return "timeout"
+	}
+	return "protocol"
+}
+
+// EngineError is an engine failure with its kind and the engine's name.
+type EngineError struct {
+	Engine string
+	Kind   FaultKind
+	Err    error
+}
+
+// Error describes the failure.
+func (e *EngineError) Error() string {
+	return fmt.Sprintf("engine %s: %s: %v", e.Engine, e.Kind, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *EngineError) Unwrap() error { return e.Err }
+
+// Answer is an engine's reply to one `go`.
+type Answer struct {
+	Move    string        // the token after "bestmove": an action, "none" or "draw"; "" if absent
+	Elapsed time.Duration // from sending `go` to reading the bestmove line
+	Depth   int           // the last depth reported in an info line, 0 if none
+	NPS     int64         // the last nodes per second reported, 0 if none
+	Score   string        // the last score reported ("cp 12", "mate 3", or Sanmill's bare number)
+}
+
+// StartConfig holds what starting an engine needs besides its spec.
+type StartConfig struct {
+	Timeout time.Duration  // for the uci/uciok handshake and each isready/readyok
+	Stderr  io.Writer      // the engine's stderr; nil discards it
+	Log     zerolog.Logger // protocol lines at debug level, restarts at info
+}
+
+// Process is a running UCI engine. One goroutine drives it; a second one
+// only reads its output into a channel.
+type Process struct {
+	spec    EngineSpec
+	cfg     StartConfig
+	log     zerolog.Logger
+	cmd     *exec.Cmd
+	stdin   *os.File
+	stdout  io.ReadCloser
+	lines   chan string   // engine output, closed at end of output
+	stopped chan struct{} // closed by Kill so the reader stops delivering
+	done    chan struct{} // closed when the process has been waited for
+	exitErr error         // valid after done
+	once    sync.Once
+
+	// IDName is the name the engine gave in "id name".
+	IDName string
+	// options maps normalized option names (rules.Normalize) to the
+	// spelling the engine declared.
+	options map[string]string
+}
+
+// Start launches the engine and performs the uci/uciok handshake.
+func Start(ctx context.Context, spec EngineSpec, cfg StartConfig) (*Process, error) {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	cmd := exec.Command(spec.Path, spec.Args...)
+	cmd.Stderr = cfg.Stderr
+	ownProcessGroup(cmd)
+	// Our own stdin pipe, not cmd.StdinPipe: its write end takes deadlines,
+	// so an engine that stops reading cannot block the referee.
+	stdinR, stdin, err := os.Pipe()
+	if err != nil {
+		return nil, &EngineError{spec.Name, FaultProtocol, fmt.Errorf("stdin pipe: %w", err)}
+	}
+	cmd.Stdin = stdinR
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		stdinR.Close()
+		stdin.Close()
+		return nil, &EngineError{spec.Name, FaultProtocol, fmt.Errorf("stdout pipe: %w", err)}
+	}
+	err = cmd.Start()
+	stdinR.Close() // the child has its copy
+	if err != nil {
+		stdin.Close()
+		return nil, &EngineError{spec.Name, FaultProtocol, fmt.Errorf("start %s: %w", spec, err)}
+	}
+	p := &Process{
+		spec: spec, cfg: cfg, cmd: cmd, stdin: stdin, stdout: stdout,
+		log:     cfg.Log.With().Str("engine", spec.Name).Int("pid", cmd.Process.Pid).Logger(),
+		lines:   make(chan string, 256),
+		stopped: make(chan struct{}),
+		done:    make(chan struct{}),
+		options: map[string]string{},
+	}
+	go p.read(stdout)
+	if err := p.handshake(ctx); err != nil {
+		p.Kill()
+		return nil, err
+	}
+	return p, nil
+}
+
+// read delivers the engine's output lines until end of output or Kill, then
+// waits for the process.
+func (p *Process) read(stdout io.Reader) {
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 64*1024), 4<<20)
+loop:
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		select {
+		case p.lines <- line:
+		case <-p.stopped:
+			break loop
+		}
+	}
+	close(p.lines)
+	if sc.Err() != nil {
+		// An over-long line: stop the process, its output can no longer be
+		// trusted. (After Kill the error is the closed pipe: no harm.)
+		killProcess(p.cmd)
+	}
+	p.exitErr = p.cmd.Wait()
+	close(p.done)
+}
+
+// Name returns the engine's label.
+func (p *Process) Name() string { return p.spec.Name }
+
+// HasOption reports whether the engine declared an option of that name
+// (case and spaces ignored).
+func (p *Process) HasOption(name string) bool {
+	_, ok := p.options[rules.Normalize(name)]
+	return ok
+}
+
+func (p *Process) fault(kind FaultKind, format string, args ...any) error {
+	return &EngineError{Engine: p.spec.Name, Kind: kind, Err: fmt.Errorf(format, args...)}
+}
+
+// send writes one line to the engine.
+func (p *Process) send(line string) error {
+	p.log.Debug().Str("dir", ">").Msg(line)
+	_ = p.stdin.SetWriteDeadline(time.Now().Add(p.cfg.Timeout))
+	if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
+		return p.fault(FaultCrash, "write %q: %w%s", line, err, p.exitStatus())
+	}
+	return nil
+}
+
+// exitStatus returns ", exit status …" once the process is gone (waiting a
+// moment for it), or "".
+func (p *Process) exitStatus() string {
+	select {
+	case <-p.done:
+		if p.exitErr != nil {
+			return " (" + p.exitErr.Error() + ")"
+		}
+		return " (exit status 0)"
+	case <-time.After(time.Second):
+		return ""
+	}
+}
+
+// errEOF is the cause of a crash fault when the output ends.
+var errEOF = errors.New("the engine closed its output")
+
+// next returns the next output line, or a fault at end of output or when
+// timer fires, or the context's error.
+func (p *Process) next(ctx context.Context, timer <-chan time.Time, waiting string) (string, error) {
+	select {
+	case line, ok := <-p.lines:
+		if !ok {
+			return "", p.fault(FaultCrash, "%w while waiting for %s%s", errEOF, waiting, p.exitStatus())
+		}
+		p.log.Debug().Str("dir", "<").Msg(line)
+		return line, nil
+	case <-timer:
+		return "", p.fault(FaultTimeout, "no %s in time", waiting)
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+func (p *Process) handshake(ctx context.Context) error {
+	if err := p.send("uci"); err != nil {
+		return err
+	}
+	timer := time.NewTimer(p.cfg.Timeout)
+	defer timer.Stop()
+	for {
+		line, err := p.next(ctx, timer.C, "uciok")
+		if err != nil {
+			return err
+		}
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case f[0] == "uciok":
+			return nil
+		case f[0] == "id" && len(f) > 2 && f[1] == "name":
+			p.IDName = strings.Join(f[2:], " ")
+		case f[0] == "option":
+			if name := declaredOption(f); name != "" {
+				p.options[rules.Normalize(name)] = name
+			}
+		}
+	}
+}
+
+// declaredOption returns the name in "option name <words…> type …".
+func declaredOption(f []string) string {
+	if len(f) < 3 || f[1] != "name" {
+		return ""
+	}
+	end := len(f)
+	for i := 2; i < len(f); i++ {
+		if f[i] == "type" {
+			end = i
+			break
+		}
+	}
+	return strings.Join(f[2:end], " ")
+}
+
+// Sync sends isready and waits for readyok.
+func (p *Process) Sync(ctx context.Context) error {
+	if err := p.send("isready"); err != nil {
+		return err
+	}
+	timer := time.NewTimer(p.cfg.Timeout)
+	defer timer.Stop()
+	for {
+		line, err := p.next(ctx, timer.C, "readyok")
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(line) == "readyok" {
+			return nil
+		}
+	}
+}
+
+// Configure tells the engine the rules and sets the spec's options. The
+// variant goes through the `Variant` option when the engine has one;
+// otherwise every rule parameter the engine declares is set to the preset's
+// value (the Sanmill way). An engine that can be told neither can only play
+// the default rules.
+func (p *Process) Configure(ctx context.Context, variant rules.Preset) error {
+	def := rules.Default()
+	switch {
+	case p.HasOption("Variant"):
+		if err := p.send("setoption name " + p.options["variant"] + " value " + variant.Key); err != nil {
+			return err
+		}
+	default:
+		var missing []string
+		for i := range rules.Params {
+			par := &rules.Params[i]
+			name, ok := p.options[rules.Normalize(par.Name)]
+			if !ok && par.Name == "PiecesCount" {
+				name, ok = p.options["piececount"]
+			}
+			v := par.Get(&variant.Rules)
+			if !ok {
+				if v != par.Get(&def) {
+					missing = append(missing, par.Name)
+				}
+				continue
+			}
+			val := strconv.Itoa(v)
+			if par.Bool {
+				val = strconv.FormatBool(v != 0)
+			}
+			if err := p.send("setoption name " + name + " value " + val); err != nil {
+				return err
+			}
+		}
+		if len(missing) > 0 {
+			return p.fault(FaultProtocol, "cannot play %s: the engine has no Variant option and lacks %s",
+				variant.Key, strings.Join(missing, ", "))
+		}
+	}
+	for _, o := range p.spec.Options {
+		if !p.HasOption(o.Name) {
+			p.log.Warn().Str("option", o.Name).Msg("the engine did not declare this option; sending it anyway")
+		}
+		if err := p.send(o.Command()); err != nil {
+			return err
+		}
+	}
+	return p.Sync(ctx)
+}
+
+// NewGame sends ucinewgame and waits until the engine is ready.
+func (p *Process) NewGame(ctx context.Context) error {
+	if err := p.send("ucinewgame"); err != nil {
+		return err
+	}
+	return p.Sync(ctx)
+}
+
+// drain discards output left over from earlier commands (info lines after
+// a bestmove), so that a stale line is never taken as the next answer.
+func (p *Process) drain() error {
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				return p.fault(FaultCrash, "%w%s", errEOF, p.exitStatus())
+			}
+			p.log.Debug().Str("dir", "<").Str("note", "stale").Msg(line)
+		default:
+			return nil
+		}
+	}
+}
+
+// Go sends the position and go lines and waits for the answer up to
+// deadline after the go line was written. A line that holds a "bestmove"
+// field ends the wait: the plain UCI "bestmove <t> [ponder …]" as well as
+// Sanmill's "info score <n> bestmove <t>". Info lines before it give depth,
+// nodes per second and score.
+func (p *Process) Go(ctx context.Context, positionCmd, goCmd string, deadline time.Duration) (Answer, error) {
+	var a Answer
+	if err := p.drain(); err != nil {
+		return a, err
+	}
+	if err := p.send(positionCmd); err != nil {
+		return a, err
+	}
+	start := time.Now()
+	if err := p.send(goCmd); err != nil {
+		return a, err
+	}
+	timer := time.NewTimer(deadline)
+	defer timer.Stop()
+	for {
+		line, err := p.next(ctx, timer.C, "bestmove")
+		a.Elapsed = time.Since(start)
+		if err != nil {
+			return a, err
+		}
+		if parseAnswerLine(line, &a) {
+			return a, nil
+		}
+	}
+}
+
+// parseAnswerLine reads info fields into a and reports whether the line
+// carries the best move.
+func parseAnswerLine(line string, a *Answer) bool {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "bestmove":
+		if len(f) > 1 {
+			a.Move = f[1]
+		}
+		return true
+	case "info":
+	default:
+		return false
+	}
+	if len(f) > 1 && f[1] == "string" {
+		return false
+	}
+	for i := 1; i < len(f); i++ {
+		switch f[i] {
+		case "depth":
+			if i+1 < len(f) {
+				if d, err := strconv.Atoi(f[i+1]); err == nil && d >= 0 {
+					a.Depth = d
+				}
+			}
+		case "nps":
+			if i+1 < len(f) {
+				if n, err := strconv.ParseInt(f[i+1], 10, 64); err == nil && n >= 0 {
+					a.NPS = n
+				}
+			}
+		case "score":
+			switch {
+			case i+2 < len(f) && (f[i+1] == "cp" || f[i+1] == "mate"):
+				a.Score = f[i+1] + " " + f[i+2]
+			case i+1 < len(f):
+				a.Score = f[i+1]
+			}
+		case "pv":
+			// The rest are tokens; a Sanmill result line puts bestmove before any pv.
+			return false
+		case "bestmove":
+			if i+1 < len(f) {
+				a.Move = f[i+1]
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// Quit asks the engine to exit and kills it if it has not within grace.
+func (p *Process) Quit(grace time.Duration) {
+	_ = p.send("quit")
+	select {
+	case <-p.done:
+	case <-time.After(grace):
+		p.log.Info().Msg("engine did not exit after quit; killing it")
+	}
+	p.Kill()
+}
+
+// Kill ends the process at once and waits for it (briefly). It is safe to
+// call more than once.
+func (p *Process) Kill() {
+	p.once.Do(func() {
+		close(p.stopped)
+		select {
+		case <-p.done: // exited and reaped: its pid may already be someone else's
+		default:
+			killProcess(p.cmd)
+		}
+		_ = p.stdin.Close()
+		// Unblocks the reader even if a child of the engine still holds
+		// the other end of the pipe open.
+		_ = p.stdout.Close()
+	})
+	select {
+	case <-p.done:
+	case <-time.After(5 * time.Second):
+		p.log.Warn().Msg("engine process did not end after kill")
+	}
+}

@@ -1,0 +1,146 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/millengine/millengine/internal/rules"
+)
+
+func TestParseAnswerLine(t *testing.T) {
+	cases := []struct {
+		line string
+		done bool
+		want Answer
+	}{
+		{"bestmove d6", true, Answer{Move: "d6"}},
+		{"bestmove d6-d5 ponder d2", true, Answer{Move: "d6-d5"}},
+		{"bestmove", true, Answer{}},
+		{"info score 12 bestmove xb4", true, Answer{Move: "xb4", Score: "12"}}, // Sanmill
+		{"info depth 7 seldepth 9 score cp -35 nodes 1000 nps 250000 time 4 pv a7 b4", false,
+			Answer{Depth: 7, NPS: 250000, Score: "cp -35"}},
+		{"info depth 3 score mate 2 pv d6 bestmove", false, Answer{Depth: 3, Score: "mate 2"}},
+		{"info string bestmove soon depth 4", false, Answer{}},
+		{"info depth x nps -5", false, Answer{}},
+		{"readyok", false, Answer{}},
+		{"", false, Answer{}},
+	}
+	for _, c := range cases {
+		var a Answer
+		if done := parseAnswerLine(c.line, &a); done != c.done || a != c.want {
+			t.Errorf("%q: done %v %+v, want %v %+v", c.line, done, a, c.done, c.want)
+		}
+	}
+}
+
+func TestParseOption(t *testing.T) {
+	cases := map[string]Option{
+		"Hash=64":            {Name: "Hash", Value: "64"},
+		"Move Overhead = 10": {Name: "Move Overhead", Value: "10"},
+		"Clear Hash":         {Name: "Clear Hash", Button: true},
+		"Path=":              {Name: "Path", Value: ""},
+	}
+	for in, want := range cases {
+		got, err := ParseOption(in)
+		if err != nil || got != want {
+			t.Errorf("ParseOption(%q) = %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+	if _, err := ParseOption("=5"); err == nil {
+		t.Error("ParseOption(=5): want an error")
+	}
+	if got := (Option{Name: "Clear Hash", Button: true}).Command(); got != "setoption name Clear Hash" {
+		t.Errorf("button command %q", got)
+	}
+}
+
+func startTest(t *testing.T, args ...string) *Process {
+	t.Helper()
+	spec := EngineSpec{Name: "test", Path: randomEngine, Args: args}
+	p, err := Start(context.Background(), spec, StartConfig{Timeout: 5 * time.Second, Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Quit(time.Second) })
+	return p
+}
+
+func TestProcessPlays(t *testing.T) {
+	p := startTest(t, "--depth", "5", "--nps", "12345")
+	if p.IDName != "randomengine" || !p.HasOption("variant") || !p.HasOption("pieces count") {
+		t.Fatalf("handshake: id %q, options %v", p.IDName, p.options)
+	}
+	ctx := context.Background()
+	preset, _ := rules.PresetByName("morabaraba")
+	if err := p.Configure(ctx, preset); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.NewGame(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a, err := p.Go(ctx, "position startpos moves a7 b4 d7 f4 g7", "go movetime 50", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(a.Move, "x") || a.Depth != 5 || a.NPS != 12345 || a.Elapsed <= 0 {
+		t.Errorf("answer %+v: want a removal with depth 5 and nps 12345", a)
+	}
+}
+
+func TestProcessWithoutVariantOption(t *testing.T) {
+	p := startTest(t, "--no-variant", "--sanmill-style")
+	ctx := context.Background()
+	preset, _ := rules.PresetByName("twelve-mens-morris")
+	if err := p.Configure(ctx, preset); err != nil {
+		t.Fatal(err)
+	}
+	// On the diagonal board a7-b6-c5 is a mill: the engine must remove, which
+	// it only knows if the rule options reached it.
+	a, err := p.Go(ctx, "position startpos moves a7 d7 b6 d6 c5", "go movetime 10", time.Second)
+	if err != nil || !strings.HasPrefix(a.Move, "x") {
+		t.Fatalf("answer %+v, %v: want a removal", a, err)
+	}
+}
+
+func TestProcessFaults(t *testing.T) {
+	ctx := context.Background()
+	hang := startTest(t, "--hang-after", "0")
+	start := time.Now()
+	_, err := hang.Go(ctx, "position startpos", "go movetime 10", 60*time.Millisecond)
+	var ee *EngineError
+	if !errors.As(err, &ee) || ee.Kind != FaultTimeout {
+		t.Errorf("hanging engine: %v, want a timeout fault", err)
+	}
+	if el := time.Since(start); el < 60*time.Millisecond || el > 2*time.Second {
+		t.Errorf("timeout after %v, want about 60ms", el)
+	}
+	hang.Kill()
+	hang.Kill() // twice is fine
+
+	crash := startTest(t, "--crash-after", "1")
+	if _, err := crash.Go(ctx, "position startpos", "go movetime 10", time.Second); err != nil {
+		t.Fatalf("first answer: %v", err)
+	}
+	_, err = crash.Go(ctx, "position startpos moves a7", "go movetime 10", 5*time.Second)
+	if !errors.As(err, &ee) || ee.Kind != FaultCrash || !strings.Contains(err.Error(), "exit status 3") {
+		t.Errorf("crashing engine: %v, want a crash fault with exit status 3", err)
+	}
+	if err := crash.NewGame(ctx); !errors.As(err, &ee) || ee.Kind != FaultCrash {
+		t.Errorf("after the crash: %v, want a crash fault", err)
+	}
+
+	if _, err := Start(ctx, EngineSpec{Name: "missing", Path: "/nonexistent/engine"}, StartConfig{Log: zerolog.Nop()}); err == nil {
+		t.Error("starting a missing executable: want an error")
+	}
+	// A program that never says uciok: the handshake times out.
+	_, err = Start(ctx, EngineSpec{Name: "mute", Path: randomEngine, Args: []string{"--bogus-flag"}},
+		StartConfig{Timeout: 2 * time.Second, Log: zerolog.Nop()})
+	if err == nil {
+		t.Error("an engine that exits at once: want an error")
+	}
+}

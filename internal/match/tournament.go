@@ -1,0 +1,382 @@
+package match
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// Config describes a match (two engines) or a round-robin (more).
+type Config struct {
+	Engines        []EngineSpec
+	Variant        rules.Preset
+	Games          int // games per pairing; each opening is played twice with colours swapped
+	TC             TimeControl
+	Margin         time.Duration // see GameConfig.Margin
+	MaxPlies       int           // see GameConfig.MaxPlies
+	Openings       []Opening     // used in turn, one per pair of games; empty: the start position
+	Concurrency    int           // games played at once
+	SPRT           *SPRT         // stop as soon as it decides (two engines only)
+	StartupTimeout time.Duration // uci/uciok and isready/readyok
+	QuitGrace      time.Duration // how long an engine may take to exit after quit
+
+	Live         io.Writer      // a line per finished game; nil: none
+	Records      io.Writer      // JSON lines, one per game; nil: none
+	EngineStderr io.Writer      // the engines' stderr; nil discards it
+	Log          zerolog.Logger // restarts and warnings (to stderr in millmatch); the zero value logs nothing
+}
+
+// Validate checks the configuration before anything starts.
+func (c *Config) Validate() error {
+	if len(c.Engines) < 2 {
+		return fmt.Errorf("match: need at least two engines, got %d", len(c.Engines))
+	}
+	seen := map[string]bool{}
+	for i, e := range c.Engines {
+		if e.Path == "" {
+			return fmt.Errorf("match: engine %d has no command", i+1)
+		}
+		if e.Name == "" {
+			return fmt.Errorf("match: engine %d (%s) has no name", i+1, e.Path)
+		}
+		if seen[e.Name] {
+			return fmt.Errorf("match: two engines are named %q; label them with --name", e.Name)
+		}
+		seen[e.Name] = true
+	}
+	if c.Games < 1 {
+		return fmt.Errorf("match: --games must be at least 1, got %d", c.Games)
+	}
+	if err := c.TC.Validate(); err != nil {
+		return fmt.Errorf("match: %w", err)
+	}
+	if c.Margin < 0 {
+		return fmt.Errorf("match: negative time margin %v", c.Margin)
+	}
+	if c.MaxPlies < 0 {
+		return fmt.Errorf("match: negative ply cap %d", c.MaxPlies)
+	}
+	if c.Concurrency < 1 {
+		return fmt.Errorf("match: concurrency must be at least 1, got %d", c.Concurrency)
+	}
+	if c.SPRT != nil {
+		if len(c.Engines) != 2 {
+			return fmt.Errorf("match: an SPRT needs exactly two engines, got %d", len(c.Engines))
+		}
+		if err := c.SPRT.Validate(); err != nil {
+			return fmt.Errorf("match: %w", err)
+		}
+	}
+	if err := c.Variant.Rules.Validate(); err != nil {
+		return fmt.Errorf("match: variant %s: %w", c.Variant.Key, err)
+	}
+	for _, o := range c.Openings {
+		if _, err := o.Game(c.Variant.Rules); err != nil {
+			return fmt.Errorf("match: %w", err)
+		}
+	}
+	return nil
+}
+
+// Job is one scheduled game.
+type Job struct {
+	Number       int // 1-based, in schedule order
+	Pairing      int // index into Pairings()
+	White, Black int // engine indices
+	OpeningIndex int // 0-based index into the openings (or 0 for the start position)
+	Opening      Opening
+}
+
+// Pairings returns every pair of engine indices (i < j) in round-robin order.
+func Pairings(n int) [][2]int {
+	var ps [][2]int
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			ps = append(ps, [2]int{i, j})
+		}
+	}
+	return ps
+}
+
+// Schedule lists the games of the match: for each opening in turn, every
+// pairing plays it twice, first with the lower-numbered engine as white,
+// then with colours swapped. With an odd number of games per pairing the
+// last opening is played once.
+func Schedule(engines, games int, openings []Opening) []Job {
+	if len(openings) == 0 {
+		openings = []Opening{{Source: "start"}}
+	}
+	pairs := Pairings(engines)
+	var jobs []Job
+	for k := 0; 2*k < games; k++ {
+		oi := k % len(openings)
+		for pi, p := range pairs {
+			jobs = append(jobs, Job{Pairing: pi, White: p[0], Black: p[1], OpeningIndex: oi, Opening: openings[oi]})
+			if 2*k+1 < games {
+				jobs = append(jobs, Job{Pairing: pi, White: p[1], Black: p[0], OpeningIndex: oi, Opening: openings[oi]})
+			}
+		}
+	}
+	for i := range jobs {
+		jobs[i].Number = i + 1
+	}
+	return jobs
+}
+
+// GameRecord is one finished game as written to the JSON-lines file.
+type GameRecord struct {
+	Game         int              `json:"game"`
+	White        string           `json:"white"`
+	Black        string           `json:"black"`
+	Variant      string           `json:"variant"`
+	TimeControl  string           `json:"time_control"`
+	OpeningIndex int              `json:"opening_index"`
+	OpeningFEN   string           `json:"opening_fen,omitempty"`
+	Opening      []string         `json:"opening"`
+	Moves        []string         `json:"moves"`
+	Result       string           `json:"result"`
+	Winner       string           `json:"winner,omitempty"`
+	Termination  Termination      `json:"termination"`
+	Reason       string           `json:"reason"`
+	Plies        int              `json:"plies"`
+	FinalFEN     string           `json:"final_fen"`
+	TimeMs       PerSide[int64]   `json:"time_ms"`
+	Actions      PerSide[int]     `json:"actions"`
+	AvgDepth     PerSide[float64] `json:"avg_depth"`
+	AvgNPS       PerSide[float64] `json:"avg_nps"`
+	WallMs       int64            `json:"wall_ms"`
+
+	job     Job
+	outcome Outcome
+}
+
+// PerSide holds a value for each colour.
+type PerSide[T any] struct {
+	White T `json:"white"`
+	Black T `json:"black"`
+}
+
+func newRecord(cfg *Config, job Job, o Outcome, wall time.Duration) GameRecord {
+	r := GameRecord{
+		Game: job.Number, White: cfg.Engines[job.White].Name, Black: cfg.Engines[job.Black].Name,
+		Variant: cfg.Variant.Key, TimeControl: cfg.TC.String(),
+		OpeningIndex: job.OpeningIndex + 1, OpeningFEN: job.Opening.FEN,
+		Opening: append([]string{}, job.Opening.Moves...), Moves: append([]string{}, o.Moves...),
+		Result: ResultString(o.Result), Termination: o.Termination, Reason: o.Reason,
+		Plies: o.Plies, FinalFEN: o.FinalFEN, WallMs: wall.Milliseconds(),
+		job: job, outcome: o,
+	}
+	switch o.Result {
+	case position.WhiteWins:
+		r.Winner = r.White
+	case position.BlackWins:
+		r.Winner = r.Black
+	}
+	s := o.Sides
+	r.TimeMs = PerSide[int64]{s[0].Time.Milliseconds(), s[1].Time.Milliseconds()}
+	r.Actions = PerSide[int]{s[0].Actions, s[1].Actions}
+	r.AvgDepth = PerSide[float64]{avg(float64(s[0].DepthSum), s[0].DepthN), avg(float64(s[1].DepthSum), s[1].DepthN)}
+	r.AvgNPS = PerSide[float64]{avg(s[0].NPSSum, s[0].NPSN), avg(s[1].NPSSum, s[1].NPSN)}
+	return r
+}
+
+func avg(sum float64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// Run plays the match and returns its summary. It stops early when the SPRT
+// decides or ctx is cancelled (games in progress are then aborted and not
+// counted). Engine faults lose the game and restart the engine; the match
+// goes on. An error is returned only for a configuration that cannot work
+// (an engine that does not start or cannot play the variant).
+func Run(ctx context.Context, cfg Config) (*Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.StartupTimeout <= 0 {
+		cfg.StartupTimeout = 10 * time.Second
+	}
+	if cfg.QuitGrace <= 0 {
+		cfg.QuitGrace = time.Second
+	}
+	// Start every engine once so that a wrong path or an unsupported
+	// variant fails now, with one clear message.
+	ids := make([]string, len(cfg.Engines))
+	for i, spec := range cfg.Engines {
+		p, err := startEngine(ctx, &cfg, spec)
+		if err != nil {
+			return nil, fmt.Errorf("match: checking engine %d: %w", i+1, err)
+		}
+		ids[i] = p.IDName
+		p.Quit(cfg.QuitGrace)
+	}
+
+	jobs := Schedule(len(cfg.Engines), cfg.Games, cfg.Openings)
+	sum := newSummary(&cfg, ids, len(jobs))
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var stop atomic.Bool // set once the SPRT has decided: no new game starts
+
+	jobCh := make(chan Job)
+	resCh := make(chan GameRecord)
+	go func() {
+		defer close(jobCh)
+		for _, j := range jobs {
+			if stop.Load() {
+				return
+			}
+			select {
+			case jobCh <- j:
+			case <-runCtx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	workers := min(cfg.Concurrency, len(jobs))
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(id int) {
+			defer wg.Done()
+			wk := &worker{id: id, cfg: &cfg, procs: make([]*Process, len(cfg.Engines)),
+				log: cfg.Log.With().Int("worker", id).Logger()}
+			defer wk.close()
+			for j := range jobCh {
+				if stop.Load() || runCtx.Err() != nil {
+					continue // drain quickly
+				}
+				resCh <- wk.play(runCtx, j)
+			}
+		}(w)
+	}
+	go func() {
+		wg.Wait()
+		close(resCh)
+	}()
+
+	var werr error
+	for rec := range resCh {
+		if rec.Termination == TermAborted || stop.Load() {
+			sum.Aborted++
+			continue
+		}
+		sum.add(rec)
+		if cfg.Live != nil {
+			sum.writeLive(cfg.Live, rec)
+		}
+		if cfg.Records != nil && werr == nil {
+			b, err := json.Marshal(rec)
+			if err == nil {
+				b = append(b, '\n')
+				_, err = cfg.Records.Write(b)
+			}
+			if err != nil {
+				werr = fmt.Errorf("match: writing the game records: %w", err)
+				cfg.Log.Error().Err(werr).Msg("game records are no longer written")
+			}
+		}
+		if cfg.SPRT != nil {
+			if d := cfg.SPRT.Decide(sum.Pair(0, 1)); d != Continue {
+				sum.SPRTDecision = d
+				stop.Store(true)
+				cancel()
+			}
+		}
+	}
+	sum.Interrupted = ctx.Err() != nil
+	sum.Elapsed = time.Since(sum.started)
+	return sum, werr
+}
+
+func startEngine(ctx context.Context, cfg *Config, spec EngineSpec) (*Process, error) {
+	p, err := Start(ctx, spec, StartConfig{Timeout: cfg.StartupTimeout, Stderr: cfg.EngineStderr, Log: cfg.Log})
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Configure(ctx, cfg.Variant); err != nil {
+		p.Kill()
+		return nil, err
+	}
+	return p, nil
+}
+
+// worker plays games one after another with its own engine processes.
+type worker struct {
+	id    int
+	cfg   *Config
+	procs []*Process // by engine index; nil until needed or after a fault
+	log   zerolog.Logger
+}
+
+func (w *worker) close() {
+	for i, p := range w.procs {
+		if p != nil {
+			p.Quit(w.cfg.QuitGrace)
+			w.procs[i] = nil
+		}
+	}
+}
+
+// engine returns the running process of engine i, starting it if needed.
+func (w *worker) engine(ctx context.Context, i int) (*Process, error) {
+	if w.procs[i] != nil {
+		return w.procs[i], nil
+	}
+	p, err := startEngine(ctx, w.cfg, w.cfg.Engines[i])
+	if err != nil {
+		return nil, err
+	}
+	w.procs[i] = p
+	return p, nil
+}
+
+func (w *worker) play(ctx context.Context, j Job) GameRecord {
+	start := time.Now()
+	gc := GameConfig{Rules: w.cfg.Variant.Rules, Opening: j.Opening, TC: w.cfg.TC, Margin: w.cfg.Margin, MaxPlies: w.cfg.MaxPlies,
+		Names: [2]string{w.cfg.Engines[j.White].Name, w.cfg.Engines[j.Black].Name}}
+	idx := [2]int{j.White, j.Black}
+	var players [2]Player
+	for side, ei := range idx {
+		p, err := w.engine(ctx, ei)
+		if err != nil {
+			o := Outcome{Faulty: side, Result: position.Winner(position.Color(side).Opponent()),
+				Termination: TermStartFailure, Reason: fmt.Sprintf("%s (%s) could not be started: %v", position.Color(side), w.cfg.Engines[ei].Name, err)}
+			if ctx.Err() != nil {
+				o = Outcome{Faulty: -1, Termination: TermAborted, Reason: "match stopped"}
+			}
+			w.log.Warn().Err(err).Str("engine", w.cfg.Engines[ei].Name).Msg("engine start failed")
+			return newRecord(w.cfg, j, o, time.Since(start))
+		}
+		players[side] = p
+	}
+	o := PlayGame(ctx, gc, players)
+	if o.Faulty >= 0 {
+		ei := idx[o.Faulty]
+		w.log.Info().Str("engine", w.cfg.Engines[ei].Name).Int("game", j.Number).
+			Str("termination", string(o.Termination)).Msg("restarting engine after a fault")
+		w.procs[ei].Kill()
+		w.procs[ei] = nil
+	}
+	if o.Termination == TermAborted {
+		// The engines may be in the middle of a search: do not reuse them.
+		for _, ei := range idx {
+			if w.procs[ei] != nil {
+				w.procs[ei].Kill()
+				w.procs[ei] = nil
+			}
+		}
+	}
+	return newRecord(w.cfg, j, o, time.Since(start))
+}
