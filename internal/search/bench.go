@@ -5,7 +5,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 )
@@ -26,16 +25,55 @@ type BenchResult struct {
 	Elapsed time.Duration
 }
 
-// benchPosition is a variant and the tokens leading to a bench position.
+// benchPosition is a variant, the phase it shows and a position string.
 type benchPosition struct {
 	Variant string
-	Moves   string
+	Phase   string
+	FEN     string
 }
 
-// benchPositions are searched by Bench; they cover every phase and several presets.
+// benchPositions are searched by Bench: 38 positions of all eleven presets
+// and every phase (placing, pending removal, moving, flying), taken from
+// seeded self-play games.
 var benchPositions = []benchPosition{
-	{"nine-mens-morris", ""},
-	{"nine-mens-morris", "g7 a7 a4 a1 d1 e4 b4 c4 b6 d5 b2 xc4 g1 c3 e5 c4 xd5 d6 d3"},
+	{"nine-mens-morris", "start", "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1"},
+	{"nine-mens-morris", "placing", "**O*****/********/@@*O**** w p p 2 7 2 7 0 0 0 0 0 0 0 0 3"},
+	{"nine-mens-morris", "placing", "O*@*****/**O****@/@@*O**O@ w p p 4 4 5 4 0 0 0 0 0 0 0 0 6"},
+	{"nine-mens-morris", "placing", "*****@**/****O***/***@**O* w p p 2 7 2 7 0 0 0 0 0 0 0 0 3"},
+	{"nine-mens-morris", "placing", "O****@**/@**OOO@*/***@**O* w p p 5 4 4 4 0 0 0 0 0 0 0 0 6"},
+	{"nine-mens-morris", "remove", "*@O**@O*/O*O@O*@@/@@***O*@ b m r 6 0 8 0 0 1 0 0 0 0 0 4 19"},
+	{"nine-mens-morris", "remove", "@O@*****/O*@O@O@*/@@***O*@ b m r 5 0 8 0 0 1 0 0 0 0 0 2 27"},
+	{"nine-mens-morris", "moving", "*@O***@O/OO*@O@*@/@@*O*O@* b m s 7 0 8 0 0 0 0 0 0 0 0 3 16"},
+	{"nine-mens-morris", "moving", "*@O*O@O*/***@**@@/@*@**O*@ w m s 4 0 8 0 0 0 0 0 0 0 0 2 24"},
+	{"nine-mens-morris", "moving", "O*@*O**@/@*@O@O@O/*O**@OO@ w m s 8 0 8 0 0 0 0 0 0 0 0 10 17"},
+	{"nine-mens-morris", "moving", "@O@***O*/O*@O@O@*/@*@O**O@ b m s 7 0 8 0 0 0 0 0 0 0 0 3 23"},
+	{"nine-mens-morris", "flying", "@**O*@O*/**O**@@@/@*@****@ w m s 3 0 8 0 0 0 0 0 0 0 0 0 27"},
+	{"twelve-mens-morris", "placing", "*@*OOO**/*@*O****/***O**** b p p 5 7 2 8 0 0 0 0 0 0 0 0 6"},
+	{"twelve-mens-morris", "remove", "*@OO*OOO/*O@O@O*@/@*OO@@@O w m r 11 0 8 0 1 0 0 0 0 0 0 5 18"},
+	{"twelve-mens-morris", "moving", "*@*O*OOO/*OOO*O@@/@*OO@@*O w m s 11 0 6 0 0 0 0 0 0 0 0 1 20"},
+	{"twelve-mens-morris", "flying", "*@*O*OOO/**OO*O*@/*OOO**@O b m s 11 0 3 0 0 0 0 0 0 0 0 0 24"},
+	{"morabaraba", "placing", "*OOO*O**/********/@@*****@ b p p 4 7 3 8 0 0 0 0 0 0 0 0 6"},
+	{"morabaraba", "moving", "@O*OO*OO/O@O*O*@*/*@**O@@@ b m s 9 0 7 0 0 0 0 0 0 0 0 1 20"},
+	{"morabaraba", "flying", "*OOO*OOO/O***O@**/@***O*@* b m s 9 0 3 0 0 0 0 0 0 0 0 0 26"},
+	{"lasker-morris", "placing", "@@***O@O/O*@O@**O/O******* b p p 6 4 5 5 0 0 0 0 0 0 0 0 6"},
+	{"lasker-morris", "moving", "@**OOO**/*@@@*OOO/*@***@*O w m s 7 0 6 0 0 0 0 0 0 0 0 0 20"},
+	{"lasker-morris", "flying", "***OO*O*/**@*O*OO/*@***@O* b m s 7 0 3 0 0 0 0 0 0 0 0 0 26"},
+	{"russian-mill", "placing", "OO@O@O@O/@*******/******** w p p 5 4 4 4 0 0 0 0 0 0 144036023238656 0 6"},
+	{"russian-mill", "moving", "OO@O@O@O/@*@@*@**/**@***O* w m s 6 0 8 0 0 0 0 0 0 0 144036099720192 0 17"},
+	{"dooz", "placing", "***@OO*O/***O@@O@/****@**O b p p 6 6 5 7 0 0 0 0 0 0 0 0 6"},
+	{"dooz", "moving", "O@@@OO*@/@OOO@@@O/O@*O@OO@ w m s 11 0 11 0 0 0 0 0 0 0 0 10 17"},
+	{"cheng-san-qi", "placing", "****O***/***@@@@*/*O***O@O w p p 4 4 5 4 0 0 0 0 0 0 0 0 6"},
+	{"cheng-san-qi", "moving", "*****@*@/***@@@@@/O*O***OO b m s 4 0 7 0 0 0 0 0 0 0 0 1 16"},
+	{"da-san-qi", "placing", "**O**O@O/***@O@O*/***@*@O* b p p 6 6 5 7 0 0 0 0 0 0 0 0 6"},
+	{"da-san-qi", "moving", "O@O@OO@O/O@O@*@O@/@O@@O@O@ b m s 11 0 12 0 0 0 0 0 0 0 0 0 13"},
+	{"da-san-qi", "remove", "**O@*O@O/***@O@O*/***@*@O* b p r 6 6 6 6 0 1 0 0 0 0 0 0 6"},
+	{"zhi-qi", "placing", "********/*O*@@@**/@OOO@OOO b p p 7 4 5 5 0 0 0 0 0 0 0 0 9"},
+	{"zhi-qi", "moving", "*O*@@@**/O**@@*@*/*OOO@**O b m s 6 0 7 0 0 0 0 0 0 0 0 1 23"},
+	{"zhi-qi", "flying", "***@*@**/**@O@@**/*OO@*@** w m s 3 0 7 0 0 0 0 0 0 0 0 0 31"},
+	{"el-filja", "remove", "@*O*O@*@/**O@**@@/OOOO**@O w m r 8 0 7 0 1 0 0 0 0 0 0 4 28"},
+	{"el-filja", "moving", "@*O*O@@*/*OO@**@*/*OOO**@* b m s 7 0 6 0 0 0 0 0 0 0 0 1 30"},
+	{"experimental", "placing", "***@*@O*/O*****O*/**@*O*O@ w p p 5 7 4 7 0 0 0 0 0 0 0 0 6"},
+	{"experimental", "moving", "@@@O*@O@/OO*@*@O*/O@**O*O* b m s 8 0 8 0 0 0 0 0 0 0 0 3 23"},
 }
 
 // Bench searches a fixed set of positions to a fixed depth and writes one line
@@ -62,40 +100,21 @@ func Bench(cfg BenchConfig, w io.Writer) (BenchResult, error) {
 			return total, fmt.Errorf("bench position %d: unknown variant %q", i+1, bp.Variant)
 		}
 		r := preset.Rules
-		g := position.NewGame(r, position.New(&r))
-		for _, tok := range splitFields(bp.Moves) {
-			m, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
-			if err != nil {
-				return total, fmt.Errorf("bench position %d: %v", i+1, err)
-			}
-			g.Play(m)
+		p, err := position.ParseFEN(&r, bp.FEN)
+		if err != nil {
+			return total, fmt.Errorf("bench position %d: %v", i+1, err)
 		}
+		g := position.NewGame(r, p)
 		e.NewGame()
 		start := time.Now()
 		res := e.Search(g, Limits{Depth: cfg.Depth}, nil)
 		el := time.Since(start)
 		total.Nodes += res.Nodes
 		total.Elapsed += el
-		fmt.Fprintf(w, "Position %d/%d (%s): bestmove %s score %d nodes %d\n",
-			i+1, len(benchPositions), bp.Variant, res.BestMove, res.Score, res.Nodes)
+		fmt.Fprintf(w, "Position %2d/%d %-18s %-7s bestmove %-6s score %6d nodes %9d\n",
+			i+1, len(benchPositions), bp.Variant, bp.Phase, res.BestMove, res.Score, res.Nodes)
 	}
 	ms := total.Elapsed.Milliseconds()
 	fmt.Fprintf(w, "\nNodes searched: %d\nTime: %d ms\nNodes/second: %d\n", total.Nodes, ms, nps(total.Nodes, total.Elapsed))
 	return total, nil
-}
-
-func splitFields(s string) []string {
-	var out []string
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == ' ' {
-			if start >= 0 {
-				out = append(out, s[start:i])
-				start = -1
-			}
-		} else if start < 0 {
-			start = i
-		}
-	}
-	return out
 }

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/movepick"
 	"github.com/millengine/millengine/internal/position"
@@ -37,11 +38,25 @@ type Engine struct {
 	rootSide position.Color
 	rng      *rand.Rand
 	exact    bool // tests: no reductions, table cutoffs only at equal depth
+	tune     tuning
 }
+
+// tuning holds search heuristics that are switched or sized by experiments;
+// defaultTuning is what the engine plays with.
+type tuning struct {
+	lmr      bool         // late move reductions
+	nullMove bool         // null move pruning while the side to move is placing
+	futility bool         // futility pruning of quiet moves near the horizon
+	qMills   bool         // quiescence also tries mill-closing actions
+	grain    int          // static scores are rounded to multiples of this
+	params   *eval.Params // evaluation weights; nil for eval.DefaultParams
+}
+
+var defaultTuning = tuning{lmr: true, qMills: true, grain: 1}
 
 // New returns an engine with a transposition table of hashMB megabytes.
 func New(hashMB int) *Engine {
-	return &Engine{opts: DefaultOptions(), tt: tt.New(hashMB), wake: make(chan struct{}, 1),
+	return &Engine{opts: DefaultOptions(), tt: tt.New(hashMB), wake: make(chan struct{}, 1), tune: defaultTuning,
 		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x6d696c6c))}
 }
 
@@ -258,6 +273,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 		w.tt = e.tt
 		w.opts = opts
 		w.exact = e.exact
+		w.tune = e.tune
 		w.stop = &e.stop
 		w.stack[0] = frame{pos: root}
 		w.keys = append(w.keys[:0], rootKeys...)

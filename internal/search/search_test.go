@@ -2,6 +2,7 @@ package search
 
 import (
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func gameFromTokens(t *testing.T, variant, tokens string) *position.Game {
 	}
 	r := preset.Rules
 	g := position.NewGame(r, position.New(&r))
-	for _, tok := range splitFields(tokens) {
+	for _, tok := range strings.Fields(tokens) {
 		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
 		if err != nil {
 			t.Fatal(err)

@@ -38,6 +38,7 @@ type worker struct {
 	opts       Options
 	exact      bool // no reductions, table cutoffs only at equal depth (tests)
 	noPrefetch bool // benchmarks: do not prefetch the child's bucket
+	tune       tuning
 	stop       *atomic.Bool
 	stack      [MaxPly + 2]frame
 	keys       []uint32 // keys reached by slides since the last irreversible move, game then path
@@ -172,8 +173,23 @@ func (w *worker) sub(ply, alpha, beta, depth int) int {
 	return -w.search(ply+1, -beta, -alpha, depth)
 }
 
+// evaluate returns the static score rounded to the grain: a coarser grain
+// lets MTD(f) converge in fewer zero-window passes.
 func (w *worker) evaluate(p *position.Position) int {
-	return eval.Evaluate(w.r, p)
+	var v int
+	if w.tune.params != nil {
+		v = eval.EvaluateWith(w.tune.params, w.r, p)
+	} else {
+		v = eval.Evaluate(w.r, p)
+	}
+	if g := w.tune.grain; g > 1 {
+		if v >= 0 {
+			v = (v + g/2) / g * g
+		} else {
+			v = -((-v + g/2) / g * g)
+		}
+	}
+	return v
 }
 
 // search is fail-soft negamax alpha-beta with PVS, for the position at ply.
@@ -234,6 +250,40 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		}
 	}
 
+	us := p.SideToMove()
+	staticEval := ValueNone
+	if !pvNode && (w.tune.nullMove || w.tune.futility) && !w.exact {
+		if hit && ent.Eval != 0 {
+			staticEval = int(ent.Eval)
+		} else {
+			staticEval = w.evaluate(p)
+		}
+	}
+
+	// Null move: while both sides are still placing there is no zugzwang, so
+	// a position that stays good after passing is good enough to cut.
+	if w.tune.nullMove && !pvNode && !w.exact && depth >= 3 && ply > 0 && f.move != position.NoMove &&
+		p.Action() == position.Place && p.InHand(us) > 0 && p.InHand(us^1) > 0 &&
+		staticEval >= beta && beta > -ValueMateBand && beta < ValueMateBand {
+		red := 2 + depth/4
+		child := &w.stack[ply+1]
+		child.pos = *p
+		child.pos.DoNull()
+		child.move = position.NoMove
+		child.since = len(w.keys)
+		w.countNode()
+		v := -w.search(ply+1, -beta, -beta+1, depth-1-red)
+		if w.stopped {
+			return 0
+		}
+		if v >= beta {
+			if v > ValueMateBand {
+				v = beta
+			}
+			return v
+		}
+	}
+
 	pk.Prepare(ttMove, w.killers[ply], &w.hist)
 	if pk.Len() == 0 {
 		// Cannot happen in a consistent position that is not over; score it
@@ -248,16 +298,24 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	moveCount := 0
 	var quiets [movegen.MaxMoves]position.Move
 	nq := 0
-	us := p.SideToMove()
+	futile := w.tune.futility && !pvNode && !w.exact && depth <= 2 && staticEval != ValueNone &&
+		staticEval+futilityMargin[depth] <= alpha
 	for {
 		m, ok := pk.Next()
 		if !ok {
 			break
 		}
 		sc := pk.LastScore()
+		tactical := movepick.IsTactical(sc) || m.Kind() == position.KindRemove || m == ttMove
+		if futile && moveCount > 0 && !tactical {
+			// A quiet move cannot lift a position this far below alpha.
+			if v := staticEval + futilityMargin[depth]; v > best {
+				best = v
+			}
+			continue
+		}
 		moveCount++
 		saved := w.makeMove(ply, m)
-		tactical := movepick.IsTactical(sc) || m.Kind() == position.KindRemove || m == ttMove
 		newDepth := depth - 1
 		var v int
 		if moveCount == 1 {
@@ -265,7 +323,7 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		} else {
 			// Late move reductions for quiet moves.
 			red := 0
-			if depth >= 3 && moveCount > 3 && !tactical && !w.exact && m != w.killers[ply][0] && m != w.killers[ply][1] {
+			if w.tune.lmr && depth >= 3 && moveCount > 3 && !tactical && !w.exact && m != w.killers[ply][0] && m != w.killers[ply][1] {
 				red = 1
 				if moveCount > 8 && depth >= 5 {
 					red = 2
@@ -338,6 +396,9 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	return best
 }
 
+// futilityMargin[d] bounds what a quiet move gains with d plies left.
+var futilityMargin = [3]int{0, 110, 220}
+
 // qsearch resolves pending removals (and, within MaxQuiescenceDepth plies,
 // mill-closing actions) beyond the horizon.
 func (w *worker) qsearch(ply, alpha, beta, qd int) int {
@@ -358,6 +419,9 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 	}
 	var ml movegen.MoveList
 	best := -ValueInfinite
+	if p.Action() != position.Remove && !w.tune.qMills {
+		return w.evaluate(p)
+	}
 	if p.Action() != position.Remove {
 		stand := w.evaluate(p)
 		if stand >= beta {

@@ -1,0 +1,175 @@
+package tt
+
+import (
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/position"
+)
+
+func TestBucketIsOneAlignedCacheLine(t *testing.T) {
+	if s := unsafe.Sizeof(bucket{}); s != 64 {
+		t.Fatalf("bucket is %d bytes, want 64", s)
+	}
+	tab := New(1)
+	if a := uintptr(unsafe.Pointer(&tab.buckets[0])) % 64; a != 0 {
+		t.Fatalf("buckets start %d bytes into a cache line", a)
+	}
+	if tab.Buckets() != 1<<20/64 || tab.SizeMB() != 1 {
+		t.Fatalf("1 MB table has %d buckets (%d MB)", tab.Buckets(), tab.SizeMB())
+	}
+	if tab.mask != uint32(tab.Buckets()-1) {
+		t.Fatalf("mask %x for %d buckets", tab.mask, tab.Buckets())
+	}
+}
+
+func TestStoreProbe(t *testing.T) {
+	tab := New(1)
+	m := position.MakeSlide(bitboard.Square(3), bitboard.Square(4))
+	tab.Store(0xdeadbeef, m, -1234, 56, 9, BoundLower)
+	e, ok := tab.Probe(0xdeadbeef)
+	if !ok {
+		t.Fatal("stored entry not found")
+	}
+	want := Entry{Move: m, Value: -1234, Eval: 56, Depth: 9, Bound: BoundLower}
+	if e != want {
+		t.Fatalf("got %+v, want %+v", e, want)
+	}
+	// Same bucket, other key: not found.
+	if _, ok := tab.Probe(0xdeadbeef ^ 1<<31); ok {
+		t.Fatal("found an entry for a key never stored")
+	}
+	// Negative depth (quiescence) and mate values survive packing.
+	tab.Store(7, position.NoMove, 29990, -30000, -1, BoundExact)
+	if e, _ := tab.Probe(7); e.Value != 29990 || e.Eval != -30000 || e.Depth != -1 || e.Bound != BoundExact {
+		t.Fatalf("got %+v", e)
+	}
+}
+
+// TestTornEntryIgnored: an entry whose check word comes from another write
+// is never returned.
+func TestTornEntryIgnored(t *testing.T) {
+	tab := New(1)
+	const a, b = uint32(0x100), uint32(0x200100) // same bucket
+	tab.Store(a, position.MakePlace(1), 10, 0, 5, BoundExact)
+	bk := &tab.buckets[a&tab.mask]
+	var slot int
+	for slot = 0; slot < entriesPerBucket; slot++ {
+		if bk.w[2*slot].Load()^bk.w[2*slot+1].Load() == uint64(a) {
+			break
+		}
+	}
+	// Half of a write for key b lands: the data word only.
+	data := pack(position.MakePlace(2), 20, 0, 6, BoundExact, tab.age)
+	bk.w[2*slot+1].Store(data)
+	if _, ok := tab.Probe(a); ok {
+		t.Fatal("torn entry accepted for the old key")
+	}
+	if _, ok := tab.Probe(b); ok {
+		t.Fatal("torn entry accepted for the new key")
+	}
+	bk.w[2*slot].Store(data ^ uint64(b))
+	if e, ok := tab.Probe(b); !ok || e.Value != 20 {
+		t.Fatalf("completed entry not found: %+v %v", e, ok)
+	}
+}
+
+func TestReplacement(t *testing.T) {
+	tab := New(1)
+	stride := uint32(tab.Buckets())
+	// Fill one bucket with depths 10, 2, 8, 6; a fifth key replaces depth 2.
+	for i, d := range []int8{10, 2, 8, 6} {
+		tab.Store(uint32(i)*stride+5, position.NoMove, int16(i), 0, d, BoundExact)
+	}
+	tab.Store(4*stride+5, position.NoMove, 99, 0, 3, BoundExact)
+	if _, ok := tab.Probe(1*stride + 5); ok {
+		t.Fatal("the shallowest entry survived")
+	}
+	for _, k := range []uint32{0, 2, 3, 4} {
+		if _, ok := tab.Probe(k*stride + 5); !ok {
+			t.Fatalf("entry %d was replaced", k)
+		}
+	}
+	// Entries of an old search go before deeper current ones.
+	tab.NewSearch()
+	tab.NewSearch()
+	tab.Store(0*stride+5, position.NoMove, 0, 0, 10, BoundExact) // refresh key 0
+	tab.Store(5*stride+5, position.NoMove, 0, 0, 1, BoundExact)
+	if _, ok := tab.Probe(0*stride + 5); !ok {
+		t.Fatal("a current entry was replaced before old ones")
+	}
+	// The same key keeps its move when the new store has none, and a much
+	// shallower bound does not overwrite a deep current entry.
+	m := position.MakePlace(9)
+	tab.Store(77, m, 1, 0, 12, BoundExact)
+	tab.Store(77, position.NoMove, 2, 0, 11, BoundUpper)
+	if e, _ := tab.Probe(77); e.Move != m || e.Value != 2 {
+		t.Fatalf("got %+v", e)
+	}
+	tab.Store(77, position.NoMove, 3, 0, 2, BoundLower)
+	if e, _ := tab.Probe(77); e.Value != 2 {
+		t.Fatalf("shallow bound replaced a deep entry: %+v", e)
+	}
+}
+
+func TestHashFull(t *testing.T) {
+	tab := New(1)
+	if h := tab.HashFull(); h != 0 {
+		t.Fatalf("empty table hashfull %d", h)
+	}
+	for k := uint32(0); k < 125; k++ { // 125 buckets x 4 slots = the 500 first entries half filled
+		tab.Store(k, position.NoMove, 1, 0, 1, BoundExact)
+		tab.Store(k+uint32(tab.Buckets()), position.NoMove, 1, 0, 1, BoundExact)
+	}
+	if h := tab.HashFull(); h != 250 {
+		t.Fatalf("hashfull %d, want 250", h)
+	}
+	tab.NewSearch()
+	if h := tab.HashFull(); h != 0 {
+		t.Fatalf("hashfull %d after a new search, want 0", h)
+	}
+	tab.Clear()
+	if _, ok := tab.Probe(0); ok {
+		t.Fatal("entry survived Clear")
+	}
+}
+
+// TestConcurrentAccess: many goroutines store and probe the same buckets;
+// under -race this must be clean, and every probe that hits is consistent.
+func TestConcurrentAccess(t *testing.T) {
+	tab := New(1)
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 20000; i++ {
+				k := uint32(i%64) * uint32(tab.Buckets()/64)
+				k += uint32(g) << 24
+				tab.Store(k, position.MakePlace(bitboard.Square(g)), int16(g), int16(g), int8(g), BoundExact)
+				if e, ok := tab.Probe(k); ok && (e.Value != e.Eval || int(e.Depth) != int(e.Value)) {
+					t.Errorf("inconsistent entry %+v", e)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+}
+
+func BenchmarkProbe(b *testing.B) {
+	tab := New(64)
+	for i := 0; i < 1<<20; i++ {
+		tab.Store(uint32(i)*2654435761, position.NoMove, 1, 0, 1, BoundExact)
+	}
+	b.ResetTimer()
+	var hits int
+	for i := 0; i < b.N; i++ {
+		if _, ok := tab.Probe(uint32(i) * 2654435761); ok {
+			hits++
+		}
+	}
+	_ = hits
+}
