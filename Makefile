@@ -42,6 +42,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseFEN -fuzztime $(FUZZTIME) ./internal/position/
 	$(GO) test -run '^$$' -fuzz FuzzParseMove -fuzztime $(FUZZTIME) ./internal/position/
 	$(GO) test -run '^$$' -fuzz FuzzParseLegal -fuzztime $(FUZZTIME) ./internal/movegen/
+	$(GO) test -run '^$$' -fuzz FuzzDispatch -fuzztime $(FUZZTIME) ./internal/uci/
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && false)

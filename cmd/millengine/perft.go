@@ -32,6 +32,7 @@ func runPerft(args []string, stdout, stderr io.Writer) int {
 		if err == pflag.ErrHelp {
 			return 0
 		}
+		fmt.Fprintf(stderr, "perft: %v\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {

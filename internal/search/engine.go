@@ -18,6 +18,7 @@ import (
 type Engine struct {
 	mu      sync.Mutex // guards opts
 	run     sync.Mutex // held by a running search; table changes wait for it
+	wmu     sync.Mutex // guards the workers slice for Nodes
 	opts    Options
 	tt      *tt.Table
 	workers []*worker
@@ -25,6 +26,7 @@ type Engine struct {
 	stop      atomic.Bool  // ends the running search (user stop or time)
 	userStop  atomic.Bool  // Stop was called
 	pondering atomic.Bool  // the clock has not started yet
+	prepared  atomic.Bool  // Prepare armed the next search
 	startNano atomic.Int64 // when the clock started (reset by PonderHit)
 	wake      chan struct{}
 
@@ -124,6 +126,30 @@ func (e *Engine) HashFull() int { return e.tt.HashFull() }
 // SetSeed fixes the random source of Shuffling and SkillLevel (for tests).
 func (e *Engine) SetSeed(seed uint64) { e.rng = rand.New(rand.NewPCG(seed, 0x6d696c6c)) }
 
+// Prepare arms the engine for the next Search: it clears the stop request
+// and records whether that search ponders. A caller that runs Search on
+// another goroutine calls Prepare first, on its own goroutine, so that a Stop
+// or PonderHit it sends right after starting the search cannot be lost;
+// Search arms itself when the caller did not.
+func (e *Engine) Prepare(ponder bool) {
+	e.userStop.Store(false)
+	e.stop.Store(false)
+	e.pondering.Store(ponder)
+	select {
+	case <-e.wake:
+	default:
+	}
+	e.prepared.Store(true)
+}
+
+// Nodes returns the nodes searched so far by the running (or last) search;
+// safe to call from any goroutine.
+func (e *Engine) Nodes() uint64 {
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
+	return e.totalNodes()
+}
+
 // Stop ends a running search; its Result follows promptly. Safe from any goroutine.
 func (e *Engine) Stop() {
 	e.userStop.Store(true)
@@ -162,11 +188,8 @@ func (e *Engine) totalNodes() uint64 {
 // poll runs on the main worker every 1024 nodes: it enforces the hard time
 // limit and sends a progress report at least once a second.
 func (e *Engine) poll(w *worker) {
-	if e.pondering.Load() {
-		return
-	}
 	el := e.elapsed()
-	if e.hard > 0 && el >= e.hard {
+	if e.hard > 0 && el >= e.hard && !e.pondering.Load() {
 		e.stop.Store(true)
 	}
 	if e.report != nil && time.Since(e.lastInfo) >= time.Second {
@@ -185,7 +208,9 @@ func nps(nodes uint64, el time.Duration) uint64 {
 }
 
 // Search runs a search of the game's current position and returns its best
-// move (NoMove if the game is over or no action is legal). report, if not nil,
+// move (NoMove if the game is over or no action is legal). While it runs,
+// SetHash, ClearHash and NewGame wait for it; Options, SetOptions, Stop,
+// PonderHit, Nodes and HashFull do not. report, if not nil,
 // is called from the search goroutine after every completed iteration and at
 // least once a second. In infinite or ponder mode Search does not return
 // before Stop (or, when pondering, PonderHit and the end of the search).
@@ -196,12 +221,9 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	e.lim = lim
 	e.report = report
 	e.depthNow = 0
-	e.userStop.Store(false)
-	e.stop.Store(false)
-	e.pondering.Store(lim.Ponder)
-	select {
-	case <-e.wake:
-	default:
+	if !e.prepared.CompareAndSwap(true, false) {
+		e.Prepare(lim.Ponder)
+		e.prepared.Store(false)
 	}
 	e.startNano.Store(time.Now().UnixNano())
 	e.lastInfo = time.Now()
@@ -253,9 +275,11 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	}
 
 	// Prepare the workers.
+	e.wmu.Lock()
 	for len(e.workers) < opts.Threads {
 		e.workers = append(e.workers, newWorker(e, len(e.workers)))
 	}
+	e.wmu.Unlock()
 	ws := e.workers[:opts.Threads]
 	rootKeys := g.RepetitionKeys()
 	order := append([]position.Move(nil), moves...)

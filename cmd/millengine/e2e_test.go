@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// The end-to-end tests build the real binary once and drive it through pipes.
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+	binDir    string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// binary returns the path of the engine built with a fixed version.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			buildErr = fmt.Errorf("go tool not found: %w", err)
+			return
+		}
+		if binDir, buildErr = os.MkdirTemp("", "millengine-e2e-"); buildErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "millengine")
+		cmd := exec.Command(goTool, "build", "-ldflags", "-X main.version=e2e-test", "-o", binPath, ".")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Skipf("cannot build the engine: %v", buildErr)
+	}
+	return binPath
+}
+
+// proc is a running engine process.
+type proc struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	lines  chan string
+	stderr *strings.Builder
+	exited chan struct{} // closed when the process has ended
+	err    error         // its exit status, once exited is closed
+}
+
+func startProc(t *testing.T, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{t: t, cmd: cmd, in: in, lines: make(chan string, 1024), stderr: &strings.Builder{}, exited: make(chan struct{})}
+	cmd.Stderr = &lockedWriter{w: p.stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+		// Wait only after the output is read to its end: it closes the pipe.
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		in.Close()
+		select {
+		case <-p.exited:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+		}
+	})
+	return p
+}
+
+// lockedWriter makes a strings.Builder safe for the exec package's copier.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *strings.Builder
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// wait waits for the process to end and returns its exit status.
+func (p *proc) wait() error {
+	select {
+	case <-p.exited:
+		return p.err
+	case <-time.After(10 * time.Second):
+		p.t.Fatal("the engine did not exit")
+		return nil
+	}
+}
+
+func (p *proc) send(lines ...string) {
+	p.t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(p.in, l+"\n"); err != nil {
+			p.t.Fatalf("writing %q: %v", l, err)
+		}
+	}
+}
+
+// until reads lines until one starts with prefix.
+func (p *proc) until(prefix string) []string {
+	p.t.Helper()
+	var got []string
+	for {
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				p.t.Fatalf("engine output ended while waiting for %q; got %q", prefix, got)
+			}
+			got = append(got, l)
+			if strings.HasPrefix(l, prefix) {
+				return got
+			}
+		case <-time.After(10 * time.Second):
+			p.t.Fatalf("no %q within 10s; got %q", prefix, got)
+		}
+	}
+}
+
+// A whole game of the binary against itself at depth 2: every bestmove is
+// legal in our own copy of the game, every pv is legal, and the game ends by
+// the rules.
+func TestEndToEndSelfPlay(t *testing.T) {
+	p := startProc(t, "--log-level", "debug")
+	p.send("uci")
+	lines := p.until("uciok")
+	if lines[0] != "id name millengine e2e-test" {
+		t.Fatalf("first line %q", lines[0])
+	}
+	p.send("setoption name NMoveRule value 30", "ucinewgame", "isready")
+	p.until("readyok")
+	r := rules.Default()
+	r.NMoveRule = 30
+	g := position.NewGame(r, position.New(&r))
+	var moves []string
+	for ply := 0; !g.Pos.IsOver() && ply < 600; ply++ {
+		p.send(strings.TrimSpace("position startpos moves "+strings.Join(moves, " ")), "go depth 2")
+		var best string
+		for _, l := range p.until("bestmove") {
+			switch {
+			case strings.HasPrefix(l, "info depth "):
+				if i := strings.Index(l, " pv "); i >= 0 {
+					q := g.Pos
+					for _, tok := range strings.Fields(l[i+4:]) {
+						m, err := movegen.ParseLegal(&g.Rules, &q, tok)
+						if err != nil {
+							t.Fatalf("ply %d: pv %q: %v", ply, l, err)
+						}
+						q.Do(&g.Rules, m)
+					}
+				}
+			case strings.HasPrefix(l, "bestmove "):
+				best = strings.Fields(l)[1]
+			default:
+				t.Fatalf("ply %d: unexpected line %q", ply, l)
+			}
+		}
+		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, best)
+		if err != nil {
+			t.Fatalf("ply %d: bestmove %s: %v", ply, best, err)
+		}
+		g.Play(m)
+		moves = append(moves, best)
+	}
+	if !g.Pos.IsOver() {
+		t.Fatalf("no result after %d plies", len(moves))
+	}
+	res, why := g.Pos.Result()
+	p.send("position startpos moves "+strings.Join(moves, " "), "go")
+	want := []string{fmt.Sprintf("info string game over: %s (%s)", res, why), "bestmove none"}
+	if got := p.until("bestmove"); !slices.Equal(got, want) {
+		t.Fatalf("after the game: %q, want %q", got, want)
+	}
+	p.send("quit")
+	if err := p.wait(); err != nil {
+		t.Fatalf("exit: %v\nstderr:\n%s", err, p.stderr)
+	}
+	t.Logf("%d plies: %s (%s)", len(moves), res, why)
+	if !strings.Contains(p.stderr.String(), "line=quit") {
+		t.Errorf("debug log on stderr lacks the commands:\n%s", p.stderr)
+	}
+}
+
+// TestLatency measures, on the real binary, the time from stop to bestmove
+// and from quit to the end of the process during go infinite, and logs the
+// figures. It asserts nothing about them: on a loaded machine they measure the
+// scheduler. A hang still fails (every wait has a timeout).
+func TestLatency(t *testing.T) {
+	var stops, quits, engineStops, engineQuits []time.Duration
+	for i := range 5 {
+		logFile := filepath.Join(t.TempDir(), "engine.log")
+		p := startProc(t, "--hash", "16", "--log-level", "debug", "--log-file", logFile)
+		p.send("position startpos moves d6 f4 b4 d2", "go infinite")
+		time.Sleep(time.Duration(200+50*i) * time.Millisecond)
+		start := time.Now()
+		p.send("stop")
+		p.until("bestmove")
+		stops = append(stops, time.Since(start))
+
+		p.send("go infinite")
+		time.Sleep(time.Duration(200+50*i) * time.Millisecond)
+		start = time.Now()
+		p.send("quit")
+		if err := p.wait(); err != nil {
+			t.Fatalf("exit: %v", err)
+		}
+		quits = append(quits, time.Since(start))
+		st, qu := engineLatency(t, logFile)
+		engineStops, engineQuits = append(engineStops, st), append(engineQuits, qu)
+	}
+	for _, s := range []struct {
+		what string
+		d    []time.Duration
+	}{
+		{"stop -> bestmove (seen by the test)", stops},
+		{"quit -> process gone (seen by the test)", quits},
+		{"stop read -> bestmove written (engine log)", engineStops},
+		{"quit read -> session ended (engine log)", engineQuits},
+	} {
+		slices.Sort(s.d)
+		t.Logf("%s over %d runs: min %v, median %v, max %v", s.what, len(s.d), s.d[0], s.d[len(s.d)/2], s.d[len(s.d)-1])
+	}
+}
+
+// engineLatency reads the engine's JSON log and returns, as the engine saw
+// them, the time from reading stop to writing the first search's bestmove,
+// and from reading quit to the end of the session.
+func engineLatency(t *testing.T, path string) (stop, quit time.Duration) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stopAt, quitAt time.Time
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec struct {
+			Time    time.Time `json:"time"`
+			Message string    `json:"message"`
+			Line    string    `json:"line"`
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		switch {
+		case rec.Message == "<<" && rec.Line == "stop" && stopAt.IsZero():
+			stopAt = rec.Time
+		case rec.Message == "search ended" && stop == 0 && !stopAt.IsZero():
+			stop = rec.Time.Sub(stopAt)
+		case rec.Message == "<<" && rec.Line == "quit":
+			quitAt = rec.Time
+		case rec.Message == "uci session ended":
+			quit = rec.Time.Sub(quitAt)
+		}
+	}
+	return stop, quit
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+func TestVersionString(t *testing.T) {
+	info := func(version string, settings ...string) func() (*debug.BuildInfo, bool) {
+		return func() (*debug.BuildInfo, bool) {
+			bi := &debug.BuildInfo{Main: debug.Module{Path: "github.com/millengine/millengine", Version: version}}
+			for i := 0; i+1 < len(settings); i += 2 {
+				bi.Settings = append(bi.Settings, debug.BuildSetting{Key: settings[i], Value: settings[i+1]})
+			}
+			return bi, true
+		}
+	}
+	none := func() (*debug.BuildInfo, bool) { return nil, false }
+	tests := []struct {
+		name    string
+		ldflags string
+		bi      func() (*debug.BuildInfo, bool)
+		want    string
+	}{
+		{"ldflags win", "v1.2.3", info("v0.9.0"), "v1.2.3"},
+		{"module version", "", info("v0.9.0"), "v0.9.0"},
+		{"devel with vcs", "", info("(devel)", "vcs.revision", "0123456789abcdef0123", "vcs.modified", "false"), "0123456789ab"},
+		{"dirty", "", info("(devel)", "vcs.revision", "0123456789abcdef0123", "vcs.modified", "true"), "0123456789ab-dirty"},
+		{"short revision", "", info("", "vcs.revision", "abc"), "abc"},
+		{"devel without vcs", "", info("(devel)"), "dev"},
+		{"no build info", "", none, "dev"},
+	}
+	for _, tc := range tests {
+		if got := versionString(tc.ldflags, tc.bi); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// runCmd runs main's logic in-process.
+func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestCommandLine(t *testing.T) {
+	tests := []struct {
+		args   []string
+		code   int
+		stdout string // regexp the whole stdout must match
+		stderr string // substring of stderr
+	}{
+		{[]string{"--help"}, 0, `^$`, "Commands:"},
+		{[]string{"help"}, 0, `(?s)^millengine — .*uci .*perft .*bench .*version .*--log-level.*--log-file.*--hash.*--threads.*--variant.*$`, ""},
+		{[]string{"version"}, 0, `^millengine \S+\n$`, ""},
+		{[]string{"version", "x"}, 2, `^$`, `unexpected argument "x"`},
+		{[]string{"frobnicate"}, 2, `^$`, `unknown command "frobnicate"`},
+		{[]string{"--hash", "0"}, 2, `^$`, "--hash 0 is out of range"},
+		{[]string{"--threads", "1000"}, 2, `^$`, "--threads 1000 is out of range"},
+		{[]string{"--variant", "chess"}, 2, `^$`, `--variant "chess": unknown variant`},
+		{[]string{"--log-level", "loud"}, 2, `^$`, `--log-level "loud"`},
+		{[]string{"--no-such-flag"}, 2, `^$`, "unknown flag"},
+		{[]string{"uci", "extra"}, 2, `^$`, `unexpected argument "extra"`},
+		{[]string{"bench", "--depth", "0"}, 2, `^$`, "--depth 0 is out of range"},
+		{[]string{"bench", "--help"}, 0, `^$`, "Usage: millengine bench"},
+		{[]string{"perft", "--depth", "2", "--divide"}, 0,
+			`(?s)^(x?[a-g][1-7]: 23\n){24}\nNodes searched: 552\nTime: \d+ ms\nNodes/second: \d+\n$`, ""},
+		{[]string{"--variant", "lasker-morris", "perft", "--depth", "3"}, 0, `^Nodes searched: 13552\n`, ""},
+		{[]string{"--variant", "lasker-morris", "perft", "--variant", "nine-mens-morris", "--depth", "3"}, 0, `^Nodes searched: 12144\n`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, stdout, stderr := runCmd(t, "", tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr %q", code, tc.code, stderr)
+			}
+			if !regexp.MustCompile(tc.stdout).MatchString(stdout) {
+				t.Fatalf("stdout %q does not match %q", stdout, tc.stdout)
+			}
+			if !strings.Contains(stderr, tc.stderr) {
+				t.Fatalf("stderr %q does not contain %q", stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+// The uci loop writes protocol lines to stdout and its log to stderr.
+func TestUCILogsNeverOnStdout(t *testing.T) {
+	input := "uci\nisready\nfrobnicate\nsetoption name Hash value 0\nposition startpos moves zz\ngo depth 1\nquit\n"
+	code, stdout, stderr := runCmd(t, input, "--log-level", "debug", "--hash", "1", "--variant", "Morabaraba")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
+		if !regexp.MustCompile(`^(id |option |uciok$|readyok$|info |bestmove )`).MatchString(l) {
+			t.Errorf("stdout line %q is not a protocol line", l)
+		}
+	}
+	for _, want := range []string{"option name Hash type spin default 1 ", "option name Variant type combo default morabaraba ",
+		"option name PiecesCount type spin default 12 ", "info string error: unknown command 'frobnicate'", "bestmove none"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q", want)
+		}
+	}
+	for _, want := range []string{"unknown command 'frobnicate'", "option Hash: 0 is out of range", `line=uci`} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// --log-file sends the log, as JSON lines, to the file and nothing to stderr.
+func TestLogFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "engine.log")
+	code, stdout, stderr := runCmd(t, "frobnicate\nquit\n", "--log-file", path, "--log-level", "info", "--hash", "1")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if stdout != "info string error: unknown command 'frobnicate'\n" {
+		t.Fatalf("stdout %q", stdout)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatalf("log line %q is not JSON: %v", l, err)
+		}
+		if rec["level"] == "warn" && rec["message"] == "unknown command 'frobnicate'" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("the user error is not in the log:\n%s", data)
+	}
+}
+
+func TestBenchSubcommand(t *testing.T) {
+	code, stdout, stderr := runCmd(t, "", "bench", "--depth", "1", "--hash", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !regexp.MustCompile(`(?s)^(Position [^\n]*\n)+\nNodes searched: \d+\nTime: \d+ ms\nNodes/second: \d+\n$`).MatchString(stdout) {
+		t.Fatalf("bench output:\n%s", stdout)
+	}
+}

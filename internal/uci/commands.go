@@ -1,0 +1,255 @@
+package uci
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/millengine/millengine/internal/eval"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/search"
+)
+
+// handleLine runs one input line and reports whether the session must end.
+func (s *session) handleLine(l inputLine) (quit bool) {
+	if l.tooLong {
+		s.userError("", fmt.Errorf("input line of %d bytes is longer than %d bytes; ignored", l.size, MaxLineBytes))
+		return false
+	}
+	fields := strings.Fields(l.text)
+	if len(fields) == 0 {
+		return false
+	}
+	s.log.Debug().Str("line", clip(l.text, 200)).Msg("<<")
+	cmd, args := strings.ToLower(fields[0]), fields[1:]
+	var err error
+	switch cmd {
+	case "uci":
+		for _, line := range s.uciLines() {
+			s.printf("%s", line)
+		}
+	case "isready":
+		s.printf("readyok")
+	case "ucinewgame":
+		err = s.cmdNewGame(args)
+	case "setoption":
+		err = s.cmdSetOption(args)
+	case "position":
+		err = s.cmdPosition(args)
+	case "go":
+		err = s.cmdGo(args)
+	case "stop":
+		s.cmdStop()
+	case "ponderhit":
+		s.cmdPonderHit()
+	case "quit":
+		return true
+	case "d":
+		s.cmdDisplay()
+	case "eval":
+		s.cmdEval()
+	case "bench":
+		err = s.cmdBench(args)
+	default:
+		err = fmt.Errorf("unknown command %s", quote(fields[0]))
+	}
+	if err != nil {
+		s.userError(l.text, err)
+	}
+	return false
+}
+
+// errBusy is the error of a command refused while a search runs.
+func errBusy(cmd string) error {
+	return fmt.Errorf("%s: a search is running; send stop first", cmd)
+}
+
+// cmdNewGame clears the hash table and search state.
+func (s *session) cmdNewGame(args []string) error {
+	if s.run != nil {
+		return errBusy("ucinewgame")
+	}
+	if len(args) > 0 {
+		return fmt.Errorf("ucinewgame: unexpected argument %s", quote(args[0]))
+	}
+	s.engine.NewGame()
+	return nil
+}
+
+// cmdPosition sets the game from "startpos" or "fen <fen>" and the tokens
+// after "moves". The command is checked whole first: on any error the old
+// game stays, and go refuses to search until a position is accepted.
+func (s *session) cmdPosition(args []string) error {
+	g, err := s.parsePosition(args)
+	if err != nil {
+		s.valid = false
+		return err
+	}
+	s.game, s.valid = g, true
+	return nil
+}
+
+func (s *session) parsePosition(args []string) (*position.Game, error) {
+	if len(args) == 0 {
+		return nil, errors.New("position: want 'startpos' or 'fen <fen>', then optionally 'moves <tokens>'")
+	}
+	var (
+		start position.Position
+		rest  []string
+	)
+	switch strings.ToLower(args[0]) {
+	case "startpos":
+		start, rest = position.New(&s.rules), args[1:]
+	case "fen":
+		end := 1
+		for end < len(args) && !strings.EqualFold(args[end], "moves") {
+			end++
+		}
+		if end == 1 {
+			return nil, errors.New("position fen: missing position string")
+		}
+		p, err := position.ParseFEN(&s.rules, strings.Join(args[1:end], " "))
+		if err != nil {
+			return nil, fmt.Errorf("position fen: %w", err)
+		}
+		start, rest = p, args[end:]
+	default:
+		return nil, fmt.Errorf("position: want 'startpos' or 'fen', got %s", quote(args[0]))
+	}
+	if len(rest) > 0 {
+		if !strings.EqualFold(rest[0], "moves") {
+			return nil, fmt.Errorf("position: unexpected %s (want 'moves')", quote(rest[0]))
+		}
+		rest = rest[1:]
+	}
+	g := position.NewGame(s.rules, start)
+	for i, tok := range rest {
+		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
+		if err != nil {
+			return nil, fmt.Errorf("position: move %d of %d: %w", i+1, len(rest), err)
+		}
+		g.Play(m)
+	}
+	return g, nil
+}
+
+// legalMoves returns the legal actions of p.
+func legalMoves(g *position.Game) []position.Move {
+	var ml movegen.MoveList
+	movegen.Generate(&g.Rules, &g.Pos, &ml)
+	return append([]position.Move(nil), ml.Slice()...)
+}
+
+// sortedTokens returns the tokens of moves sorted.
+func sortedTokens(moves []position.Move) []string {
+	toks := make([]string, len(moves))
+	for i, m := range moves {
+		toks[i] = m.String()
+	}
+	sort.Strings(toks)
+	return toks
+}
+
+// cmdDisplay prints the board and the state of the current position.
+func (s *session) cmdDisplay() {
+	g := s.game
+	p := &g.Pos
+	for _, l := range boardPicture(&g.Rules, p) {
+		s.printf("%s", l)
+	}
+	s.printf("fen: %s", p.FEN())
+	s.printf("key: %08x", p.Key())
+	s.printf("side: %s", p.SideToMove())
+	s.printf("phase: %s", p.Phase())
+	s.printf("action: %s", p.Action())
+	s.printf("pieces in hand: white %d black %d", p.InHand(position.White), p.InHand(position.Black))
+	s.printf("pending removals: white %d black %d", p.PendingRemovals(position.White), p.PendingRemovals(position.Black))
+	s.printf("%s", strings.TrimRight("legal: "+strings.Join(sortedTokens(legalMoves(g)), " "), " "))
+}
+
+// cmdEval prints the evaluation terms (each side from its own view) and the
+// total from the side to move's view.
+func (s *session) cmdEval() {
+	g := s.game
+	terms, total := eval.Trace(&g.Rules, &g.Pos)
+	s.printf("%-20s %7s %7s %7s", "term", "white", "black", "diff")
+	for _, t := range terms {
+		s.printf("%-20s %7d %7d %7d", clip(t.Name, 20), t.White, t.Black, t.White-t.Black)
+	}
+	s.printf("total: %d (%s to move)", total, g.Pos.SideToMove())
+}
+
+// maxDepth returns the deepest depth allowed for perft or bench.
+func (s *session) maxDepth(ceiling int) int {
+	if s.cfg.MaxDepth > 0 && s.cfg.MaxDepth < ceiling {
+		return s.cfg.MaxDepth
+	}
+	return ceiling
+}
+
+// depthArg parses a depth argument of cmd in 1..hi.
+func depthArg(cmd, tok string, hi int) (int, error) {
+	d, err := strconv.Atoi(tok)
+	if err != nil {
+		return 0, fmt.Errorf("%s: depth %s is not an integer", cmd, quote(tok))
+	}
+	if d < 1 || d > hi {
+		return 0, fmt.Errorf("%s: depth %d is out of range 1..%d", cmd, d, hi)
+	}
+	return d, nil
+}
+
+// cmdPerft runs "go perft <d>": the count under each legal action sorted by
+// token, a blank line and the total. It runs on the loop's goroutine.
+func (s *session) cmdPerft(args []string) error {
+	if len(args) != 1 {
+		return errors.New("go perft: want 'go perft <depth>'")
+	}
+	d, err := depthArg("go perft", args[0], s.maxDepth(MaxPerftDepth))
+	if err != nil {
+		return err
+	}
+	if !s.valid {
+		return errNoPosition
+	}
+	g := s.game
+	var total uint64
+	for _, e := range movegen.Divide(&g.Rules, &g.Pos, d) {
+		s.printf("%s: %d", e.Move, e.Nodes)
+		total += e.Nodes
+	}
+	s.printf("")
+	s.printf("Nodes searched: %d", total)
+	return nil
+}
+
+// cmdBench runs search.Bench with the current Threads and Hash, writing
+// through the session's writer. It runs on the loop's goroutine.
+func (s *session) cmdBench(args []string) error {
+	if s.run != nil {
+		return errBusy("bench")
+	}
+	cfg := search.BenchConfig{Threads: s.sopts.Threads, HashMB: s.hashMB}
+	switch {
+	case len(args) > 1:
+		return errors.New("bench: want 'bench [depth]'")
+	case len(args) == 1:
+		d, err := depthArg("bench", args[0], s.maxDepth(search.MaxPly-1))
+		if err != nil {
+			return err
+		}
+		cfg.Depth = d
+	default:
+		cfg.Depth = s.maxDepth(search.DefaultBenchDepth)
+	}
+	lw := &lineWriter{w: s.out}
+	_, err := s.cfg.Bench(cfg, lw)
+	lw.Flush()
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,362 @@
+package uci
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/search"
+)
+
+// fakeHarness starts a session on a fake engine.
+func fakeHarness(t *testing.T, f *fakeEngine) *harness {
+	cfg := testConfig()
+	cfg.Engine = f
+	return startHarness(t, cfg)
+}
+
+// expectLines reads len(want) lines and compares them.
+func expectLines(t *testing.T, h *harness, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		got, ok := h.next()
+		if !ok || got != w {
+			t.Fatalf("got %q (more output: %v), want %q", got, ok, w)
+		}
+	}
+}
+
+// An infinite search that ends early holds its bestmove until stop.
+func TestInfiniteHoldsBestmoveUntilStop(t *testing.T) {
+	f := &fakeEngine{} // returns at once, ignoring Infinite
+	h := fakeHarness(t, f)
+	h.send("position startpos", "go infinite")
+	expectLines(t, h, "info depth 1 seldepth 1 score cp 7 nodes 10 nps 1000 hashfull 0 time 1 pv d5")
+	time.Sleep(20 * time.Millisecond) // the fake has long returned
+	h.send("isready")
+	expectLines(t, h, "readyok")
+	h.send("stop")
+	expectLines(t, h, "bestmove d5")
+	// A second stop has nothing to answer.
+	h.send("stop", "isready")
+	expectLines(t, h, "readyok")
+	if rest, err := h.finish(); err != nil || len(rest) > 0 {
+		t.Fatalf("finish: %v %q", err, rest)
+	}
+}
+
+// MoveTime 0 means "search until stop" for a go without limits.
+func TestMoveTimeZeroWaitsForStop(t *testing.T) {
+	f := &fakeEngine{}
+	h := fakeHarness(t, f)
+	h.send("setoption name MoveTime value 0", "go")
+	expectLines(t, h, "info depth 1 seldepth 1 score cp 7 nodes 10 nps 1000 hashfull 0 time 1 pv d5")
+	if lim := f.Limits(); !lim.Infinite {
+		t.Fatalf("limits %+v: want Infinite", lim)
+	}
+	h.send("stop")
+	expectLines(t, h, "bestmove d5")
+}
+
+// A go without limits gets the MoveTime option's time.
+func TestBareGoUsesMoveTime(t *testing.T) {
+	tests := []struct {
+		setup []string
+		want  time.Duration
+	}{
+		{nil, time.Second},
+		{[]string{"setoption name MoveTime value 3"}, 3 * time.Second},
+		{[]string{"setoption name MoveTimeMs value 250"}, 250 * time.Millisecond},
+		{[]string{"setoption name movetimems value 250", "setoption name MoveTime value 2"}, 2 * time.Second},
+	}
+	for _, tc := range tests {
+		f := &fakeEngine{}
+		h := fakeHarness(t, f)
+		h.send(tc.setup...)
+		h.send("go")
+		h.until("bestmove")
+		if lim := f.Limits(); lim.MoveTime != tc.want || lim.Infinite {
+			t.Errorf("after %q: limits %+v, want MoveTime %v", tc.setup, lim, tc.want)
+		}
+	}
+}
+
+// A pondering search that ends early holds its bestmove until ponderhit.
+func TestPonderHoldsUntilPonderHit(t *testing.T) {
+	f := &fakeEngine{}
+	h := fakeHarness(t, f)
+	h.send("go ponder wtime 1000 btime 1000")
+	expectLines(t, h, "info depth 1 seldepth 1 score cp 7 nodes 10 nps 1000 hashfull 0 time 1 pv d5")
+	time.Sleep(20 * time.Millisecond) // the fake has long returned
+	h.send("isready")
+	expectLines(t, h, "readyok")
+	h.send("ponderhit")
+	expectLines(t, h, "bestmove d5")
+	// ponderhit again: nothing to do.
+	h.send("ponderhit", "isready")
+	expectLines(t, h, "readyok")
+}
+
+// stop during pondering answers with the bestmove too.
+func TestPonderStop(t *testing.T) {
+	f := &fakeEngine{search: untilStop}
+	h := fakeHarness(t, f)
+	h.send("go ponder movetime 10000")
+	h.until("info")
+	h.send("stop")
+	expectLines(t, h, "bestmove d5")
+}
+
+// ponderhit reaches a running ponder search, which then ends under the clock.
+func TestPonderHitReachesSearch(t *testing.T) {
+	f := &fakeEngine{search: func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
+		res := quickResult(g, report)
+		for !f.hit.Load() && !f.stop.Load() {
+			time.Sleep(time.Millisecond)
+		}
+		return res
+	}}
+	h := fakeHarness(t, f)
+	h.send("go ponder depth 5")
+	h.until("info")
+	h.send("ponderhit")
+	expectLines(t, h, "bestmove d5")
+	if f.hitCalls.Load() == 0 {
+		t.Fatal("PonderHit was never called")
+	}
+}
+
+// go during a search stops it and answers it before starting the next.
+func TestGoAfterGo(t *testing.T) {
+	f := &fakeEngine{search: untilStop}
+	h := fakeHarness(t, f)
+	h.send("go infinite")
+	h.until("info")
+	h.send("position startpos moves d5", "go infinite")
+	expectLines(t, h, "bestmove d5")
+	h.until("info") // the second search, from the new position
+	h.send("stop")
+	got := h.until("bestmove")
+	if got[len(got)-1] == "bestmove d5" {
+		t.Fatalf("second search answered for the old position: %q", got)
+	}
+	if n := f.Searches(); n != 2 {
+		t.Fatalf("%d searches, want 2", n)
+	}
+}
+
+// A Stop that reaches the engine before its Search has reset the stop flag
+// is repeated until the search ends.
+func TestLostStopIsRepeated(t *testing.T) {
+	f := &fakeEngine{search: func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
+		time.Sleep(30 * time.Millisecond) // stop arrives meanwhile
+		return untilStop(f, g, lim, report)
+	}}
+	h := fakeHarness(t, f)
+	h.send("go infinite", "stop")
+	got := h.until("bestmove")
+	if got[len(got)-1] != "bestmove d5" {
+		t.Fatalf("got %q", got)
+	}
+	if f.stopped.Load() < 2 {
+		t.Fatalf("Stop called %d times, want it repeated", f.stopped.Load())
+	}
+}
+
+// The loop stops a search that overruns its movetime.
+func TestHardDeadline(t *testing.T) {
+	f := &fakeEngine{search: untilStop}
+	h := fakeHarness(t, f)
+	start := time.Now()
+	h.send("go movetime 40")
+	h.until("bestmove")
+	el := time.Since(start)
+	if el < 40*time.Millisecond {
+		t.Fatalf("bestmove after %v, before the 40ms movetime", el)
+	}
+	t.Logf("bestmove %v after go movetime 40", el)
+}
+
+// quit with a search that never stops still ends the session promptly, with
+// a bestmove.
+func TestQuitWithStuckSearch(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	f := &fakeEngine{search: func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
+		res := quickResult(g, report)
+		<-release // ignores Stop
+		return res
+	}}
+	h := fakeHarness(t, f)
+	h.send("go infinite")
+	h.until("info")
+	start := time.Now()
+	h.send("quit")
+	got := h.until("bestmove")
+	if got[len(got)-1] != "bestmove d5" {
+		t.Fatalf("got %q, want the last pv's move", got)
+	}
+	rest, err := h.finish()
+	if err != nil || len(rest) > 0 {
+		t.Fatalf("finish: %v %q", err, rest)
+	}
+	// The loop gives a stuck search quitWait (150ms); anything near 5s means
+	// it waited for the search.
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("session ended %v after quit", el)
+	}
+}
+
+// The end of input stops a running search and answers it.
+func TestEndOfInputStopsSearch(t *testing.T) {
+	f := &fakeEngine{search: untilStop}
+	h := fakeHarness(t, f)
+	h.send("go infinite")
+	h.until("info")
+	rest, err := h.finish()
+	if err != nil || !slices.Equal(rest, []string{"bestmove d5"}) {
+		t.Fatalf("finish: %v %q", err, rest)
+	}
+}
+
+// A silent search still gets an info line every second.
+func TestPeriodicInfo(t *testing.T) {
+	f := &fakeEngine{search: func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
+		for !f.stop.Load() {
+			time.Sleep(time.Millisecond)
+		}
+		return search.Result{BestMove: firstLegal(g)}
+	}}
+	h := fakeHarness(t, f)
+	h.send("go infinite")
+	l, _ := h.next()
+	if !strings.HasPrefix(l, "info depth 1 seldepth 0 nodes 0 nps 0 hashfull 0 time ") || strings.Contains(l, " pv") {
+		t.Fatalf("periodic line %q", l)
+	}
+	h.send("stop")
+	expectLines(t, h, "bestmove d5")
+}
+
+// Whatever the search returns, bestmove is legal (and inside searchmoves),
+// and info lines carry only the legal part of the pv.
+func TestIllegalSearchOutputIsRepaired(t *testing.T) {
+	d5, e5 := position.MakePlace(0), position.MakePlace(1)
+	bad := position.MakeRemove(2)
+	tests := []struct {
+		name  string
+		goCmd string
+		res   search.Result
+		pv    []position.Move
+		want  []string
+	}{
+		{"illegal best, pv fallback", "go depth 1", search.Result{BestMove: bad}, []position.Move{e5, bad},
+			[]string{"info depth 1 seldepth 1 score cp 7 nodes 10 nps 1000 hashfull 0 time 1 pv e5", "bestmove e5"}},
+		{"no best, no pv", "go depth 1", search.Result{}, []position.Move{bad},
+			[]string{"info depth 1 seldepth 1 nodes 10 nps 1000 hashfull 0 time 1", "bestmove d5"}},
+		{"outside searchmoves", "go depth 1 searchmoves g7 a1", search.Result{BestMove: d5}, []position.Move{d5},
+			[]string{"info depth 1 seldepth 1 score cp 7 nodes 10 nps 1000 hashfull 0 time 1 pv d5", "bestmove g7"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeEngine{search: func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
+				report(search.Info{Depth: 1, SelDepth: 1, MultiPV: 1, Score: 7, Nodes: 10, NPS: 1000,
+					Time: time.Millisecond, PV: tc.pv})
+				return tc.res
+			}}
+			h := fakeHarness(t, f)
+			h.send(tc.goCmd)
+			expectLines(t, h, tc.want...)
+		})
+	}
+}
+
+// MultiPV lines beyond the option are not shown; with MultiPV > 1 the lines
+// are tagged.
+func TestMultiPVFilter(t *testing.T) {
+	report4 := func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
+		for k := 1; k <= 4; k++ {
+			report(search.Info{Depth: 1, SelDepth: 1, MultiPV: k, Score: 10 - k, Nodes: 10,
+				PV: []position.Move{position.MakePlace(0)}})
+		}
+		return search.Result{BestMove: position.MakePlace(0)}
+	}
+	f := &fakeEngine{search: report4}
+	h := fakeHarness(t, f)
+	h.send("go depth 1")
+	expectLines(t, h, "info depth 1 seldepth 1 score cp 9 nodes 10 nps 0 hashfull 0 time 0 pv d5", "bestmove d5")
+	h.send("setoption name MultiPV value 2", "go depth 1")
+	expectLines(t, h,
+		"info depth 1 multipv 1 seldepth 1 score cp 9 nodes 10 nps 0 hashfull 0 time 0 pv d5",
+		"info depth 1 multipv 2 seldepth 1 score cp 8 nodes 10 nps 0 hashfull 0 time 0 pv d5",
+		"bestmove d5")
+}
+
+// bestmove carries a ponder move when Ponder is on and the move hands the
+// turn to the opponent (not after a mill, where the removal is ours).
+func TestPonderMove(t *testing.T) {
+	withPonder := func(best, reply string) func(*fakeEngine, *position.Game, search.Limits, func(search.Info)) search.Result {
+		return func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
+			b, _ := position.ParseMove(best)
+			r, _ := position.ParseMove(reply)
+			return search.Result{BestMove: b, PonderMove: r, PV: []position.Move{b, r}}
+		}
+	}
+	tests := []struct {
+		ponder, pos, best, reply, want string
+	}{
+		{"true", "startpos", "d5", "e5", "bestmove d5 ponder e5"},
+		{"false", "startpos", "d5", "e5", "bestmove d5"},
+		{"true", "startpos", "d5", "d5", "bestmove d5"}, // illegal reply
+		{"true", "startpos moves a7 b4 d7 f4", "g7", "xb4", "bestmove g7"},
+	}
+	for _, tc := range tests {
+		f := &fakeEngine{search: withPonder(tc.best, tc.reply)}
+		h := fakeHarness(t, f)
+		h.send("setoption name Ponder value "+tc.ponder, "position "+tc.pos, "go depth 3")
+		expectLines(t, h, tc.want)
+	}
+}
+
+// Commands that change the engine are refused while a search runs; position
+// is accepted and applies to the next go.
+func TestBusyPolicy(t *testing.T) {
+	f := &fakeEngine{search: func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
+		if lim.Infinite {
+			return untilStop(f, g, lim, report)
+		}
+		return quickResult(g, report)
+	}}
+	h := fakeHarness(t, f)
+	h.send("go infinite")
+	h.until("info")
+	h.send("setoption name Hash value 2", "ucinewgame", "bench 1", "position startpos moves a1", "isready")
+	expectLines(t, h,
+		"info string error: setoption: a search is running; send stop first",
+		"info string error: ucinewgame: a search is running; send stop first",
+		"info string error: bench: a search is running; send stop first",
+		"readyok")
+	h.send("stop")
+	expectLines(t, h, "bestmove d5")
+	h.send("go depth 1")
+	expectLines(t, h, "info depth 1 seldepth 1 score cp 7 nodes 10 nps 1000 hashfull 0 time 1 pv d5", "bestmove d5")
+	if got := f.Calls(); slices.Contains(got, "SetHash") || slices.Contains(got, "NewGame") {
+		t.Fatalf("engine calls during the search: %q", got)
+	}
+}
+
+// ucinewgame clears the engine; rule changes clear it once, at the next go.
+func TestNewGameCalls(t *testing.T) {
+	f := &fakeEngine{}
+	h := fakeHarness(t, f)
+	h.send("ucinewgame", "setoption name Clear Hash", "setoption name Hash value 4",
+		"setoption name PiecesCount value 10", "setoption name MayFly value false", "go depth 1")
+	h.until("bestmove")
+	h.send("go depth 1")
+	h.until("bestmove")
+	want := []string{"NewGame", "ClearHash", "SetHash", "NewGame"}
+	if got := f.Calls(); !slices.Equal(got, want) {
+		t.Fatalf("engine calls %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,522 @@
+package uci
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/search"
+)
+
+// Timing of the loop's supervision of a running search.
+const (
+	tickEvery    = 5 * time.Millisecond   // retries of stop/ponderhit, hard deadline, periodic info
+	periodicInfo = 990 * time.Millisecond // longest silence during a search
+	quitWait     = 150 * time.Millisecond // how long quit waits for a search to stop
+	goWait       = 2 * time.Second        // how long a new go waits for the old search to stop
+	maxClockMs   = 1 << 40                // larger times are surely mistakes
+)
+
+// errNoPosition answers go after a rejected position command.
+var errNoPosition = errors.New("no valid position")
+
+// goRequest is a parsed go command.
+type goRequest struct {
+	lim       search.Limits
+	untilStop bool // bestmove waits for stop (infinite, or MoveTime 0)
+	hard      time.Duration
+}
+
+// run is the state of one search, from go to bestmove.
+type run struct {
+	id          int
+	game        *position.Game // the root, owned by the loop
+	legal       []position.Move
+	searchMoves []position.Move
+	untilStop   bool          // infinite: bestmove only after stop
+	pondering   bool          // ponder mode and no ponderhit yet
+	stopSent    bool          // Stop was called (by stop, quit, a new go or the deadline)
+	hitSent     bool          // PonderHit was called; it is repeated until the search ends
+	hard        time.Duration // safety deadline from clockStart, 0 for none
+	start       time.Time
+	clockStart  time.Time // go, or ponderhit for a ponder search
+	done        bool      // the search goroutine has returned
+	held        search.Result
+	last        search.Info     // the last main-line info reported (for the periodic line)
+	lastPV      []position.Move // the last legal main line reported
+	lastOut     time.Time       // when the last info line was written
+}
+
+// searchEvent is what a search goroutine sends the loop: an info or, last,
+// its result.
+type searchEvent struct {
+	id     int
+	info   *search.Info
+	result *search.Result
+}
+
+// tickC returns the channel of the supervision ticker, or nil when no search runs.
+func (s *session) tickC() <-chan time.Time {
+	if s.ticker == nil {
+		return nil
+	}
+	return s.ticker.C
+}
+
+// cmdGo handles go. A running search is stopped first and its bestmove
+// written, so every go gets exactly one bestmove, in order. go perft is
+// separate: it counts, it does not search.
+func (s *session) cmdGo(args []string) error {
+	if len(args) > 0 && strings.EqualFold(args[0], "perft") {
+		return s.cmdPerft(args[1:])
+	}
+	if s.run != nil {
+		s.stopAndWait(goWait)
+	}
+	if !s.valid {
+		s.userError(strings.TrimSpace("go "+strings.Join(args, " ")), errNoPosition)
+		s.printf("bestmove none")
+		return nil
+	}
+	req, err := s.parseGo(args)
+	if err != nil {
+		s.userError(strings.TrimSpace("go "+strings.Join(args, " ")), err)
+		s.printf("bestmove none")
+		return nil
+	}
+	g := s.game
+	legal := legalMoves(g)
+	if g.Pos.IsOver() || len(legal) == 0 {
+		if res, why := g.Pos.Result(); g.Pos.IsOver() {
+			s.printf("info string game over: %s (%s)", res, why)
+		} else {
+			s.printf("info string game over: no legal action")
+		}
+		s.printf("bestmove none")
+		return nil
+	}
+	s.startSearch(req, legal)
+	return nil
+}
+
+// parseGo reads the arguments of go into limits. A go with no limit at all
+// gets the MoveTime option's time, or searches until stop if it is 0.
+func (s *session) parseGo(args []string) (goRequest, error) {
+	var (
+		req     goRequest
+		l       = &req.lim
+		clock   bool
+		limited bool
+	)
+	g := s.game
+	for i := 0; i < len(args); i++ {
+		key := strings.ToLower(args[i])
+		switch key {
+		case "infinite":
+			l.Infinite, limited = true, true
+			continue
+		case "ponder":
+			l.Ponder = true
+			continue
+		case "searchmoves":
+			j := i + 1
+			for ; j < len(args) && !isGoKeyword(args[j]); j++ {
+				m, err := movegen.ParseLegal(&g.Rules, &g.Pos, args[j])
+				if err != nil {
+					return req, fmt.Errorf("go searchmoves: %w", err)
+				}
+				l.SearchMoves = append(l.SearchMoves, m)
+			}
+			if j == i+1 {
+				return req, errors.New("go searchmoves: want at least one move token")
+			}
+			i = j - 1
+			continue
+		case "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime":
+		default:
+			return req, fmt.Errorf("go: unknown argument %s", quote(args[i]))
+		}
+		if i+1 >= len(args) {
+			return req, fmt.Errorf("go: %s wants a value", key)
+		}
+		i++
+		v, err := strconv.ParseInt(args[i], 10, 64)
+		if err != nil {
+			return req, fmt.Errorf("go: %s %s is not an integer", key, quote(args[i]))
+		}
+		rangeErr := func(lo, hi int64) error {
+			if v < lo || v > hi {
+				return fmt.Errorf("go: %s %d is out of range %d..%d", key, v, lo, hi)
+			}
+			return nil
+		}
+		ms := func() time.Duration { return time.Duration(v) * time.Millisecond }
+		switch key {
+		case "wtime", "btime":
+			// A clock at or below zero is still a clock: move at once.
+			if err := rangeErr(-maxClockMs, maxClockMs); err != nil {
+				return req, err
+			}
+			v = max(v, 1)
+			if key == "wtime" {
+				l.WTime = ms()
+			} else {
+				l.BTime = ms()
+			}
+			clock = true
+		case "winc", "binc":
+			if err := rangeErr(0, maxClockMs); err != nil {
+				return req, err
+			}
+			if key == "winc" {
+				l.WInc = ms()
+			} else {
+				l.BInc = ms()
+			}
+		case "movestogo":
+			if err := rangeErr(0, 1_000_000); err != nil {
+				return req, err
+			}
+			l.MovesToGo = int(v)
+		case "depth":
+			if err := rangeErr(1, search.MaxPly-1); err != nil {
+				return req, err
+			}
+			l.Depth, limited = int(v), true
+		case "nodes":
+			if err := rangeErr(1, 1<<62); err != nil {
+				return req, err
+			}
+			l.Nodes, limited = uint64(v), true
+		case "movetime":
+			if err := rangeErr(1, maxClockMs); err != nil {
+				return req, err
+			}
+			l.MoveTime, limited = ms(), true
+		}
+	}
+	if clock {
+		limited = true
+	}
+	if !limited {
+		if s.moveTime > 0 {
+			l.MoveTime = s.moveTime
+		} else {
+			l.Infinite = true
+		}
+	}
+	req.untilStop = l.Infinite
+	req.hard = hardDeadline(l, g.Pos.SideToMove(), s.sopts.MoveOverhead)
+	return req, nil
+}
+
+// isGoKeyword reports whether tok starts another go argument (it ends a
+// searchmoves list).
+func isGoKeyword(tok string) bool {
+	switch strings.ToLower(tok) {
+	case "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "infinite", "ponder", "searchmoves":
+		return true
+	}
+	return false
+}
+
+// hardDeadline is the loop's safety net over the search's own time control:
+// the time after which the loop stops a search that has not finished. It is
+// looser than any sane time control (the search stops itself at MoveTime
+// minus the overhead, and uses at most a fraction of its clock).
+func hardDeadline(l *search.Limits, side position.Color, overhead time.Duration) time.Duration {
+	if l.Infinite {
+		return 0
+	}
+	if l.MoveTime > 0 {
+		return l.MoveTime
+	}
+	left := l.WTime
+	if side == position.Black {
+		left = l.BTime
+	}
+	if left <= 0 {
+		return 0
+	}
+	return max((left-overhead)/2, time.Millisecond)
+}
+
+// startSearch hands a copy of the game to a search goroutine.
+func (s *session) startSearch(req goRequest, legal []position.Move) {
+	if s.game.Rules != s.engineRules {
+		s.engine.NewGame()
+		s.engineRules = s.game.Rules
+	}
+	now := time.Now()
+	s.runID++
+	r := &run{
+		id:          s.runID,
+		game:        s.game.Clone(),
+		legal:       legal,
+		searchMoves: req.lim.SearchMoves,
+		untilStop:   req.untilStop,
+		pondering:   req.lim.Ponder,
+		hard:        req.hard,
+		start:       now,
+		clockStart:  now,
+		lastOut:     now,
+	}
+	s.run = r
+	s.ticker = time.NewTicker(tickEvery)
+	g := s.game.Clone()
+	lim := req.lim
+	lim.SearchMoves = append([]position.Move(nil), lim.SearchMoves...)
+	id, events, closed, eng := r.id, s.events, s.closed, s.engine
+	send := func(ev searchEvent) {
+		select {
+		case events <- ev:
+		case <-closed:
+		}
+	}
+	s.log.Debug().Int("search", id).Msg("search started")
+	eng.Prepare(lim.Ponder) // before the goroutine: a stop sent next cannot be lost
+	go func() {
+		res := eng.Search(g, lim, func(in search.Info) {
+			in.PV = append([]position.Move(nil), in.PV...)
+			send(searchEvent{id: id, info: &in})
+		})
+		res.PV = append([]position.Move(nil), res.PV...)
+		send(searchEvent{id: id, result: &res})
+	}()
+}
+
+// handleEvent prints an info line or, for a result, the bestmove (held back
+// in infinite and ponder mode until stop or ponderhit).
+func (s *session) handleEvent(ev searchEvent) {
+	r := s.run
+	if r == nil || ev.id != r.id {
+		s.log.Debug().Int("search", ev.id).Msg("event of an abandoned search dropped")
+		return
+	}
+	if ev.info != nil {
+		s.printInfo(r, ev.info)
+		return
+	}
+	r.done = true
+	s.stopTicker()
+	if (r.untilStop || r.pondering) && !r.stopSent {
+		r.held = *ev.result
+		s.log.Debug().Int("search", r.id).Msg("search finished early; bestmove held until stop or ponderhit")
+		return
+	}
+	s.emitBest(r, ev.result)
+}
+
+func (s *session) stopTicker() {
+	if s.ticker != nil {
+		s.ticker.Stop()
+		s.ticker = nil
+	}
+}
+
+// tick supervises a running search: it repeats Stop and PonderHit (either
+// may reach the engine before its Search has reset its flags), enforces the
+// hard deadline and keeps info flowing at least once a second.
+func (s *session) tick(now time.Time) {
+	r := s.run
+	if r == nil || r.done {
+		s.stopTicker()
+		return
+	}
+	if r.stopSent {
+		s.engine.Stop()
+	}
+	if r.hitSent {
+		s.engine.PonderHit()
+	}
+	if !r.pondering && !r.stopSent && r.hard > 0 && now.Sub(r.clockStart) >= r.hard {
+		s.log.Warn().Int("search", r.id).Dur("after", now.Sub(r.clockStart)).Msg("hard deadline: stopping the search")
+		r.stopSent = true
+		s.engine.Stop()
+	}
+	if now.Sub(r.lastOut) >= periodicInfo {
+		in := r.last
+		in.Time = now.Sub(r.start)
+		in.PV = nil
+		if in.Depth == 0 {
+			in.Depth = 1
+		}
+		s.printInfo(r, &in)
+	}
+}
+
+// cmdStop ends the running search; its bestmove follows (at once if it is
+// being held). stop without a search is ignored.
+func (s *session) cmdStop() {
+	r := s.run
+	if r == nil {
+		s.log.Debug().Msg("stop without a search ignored")
+		return
+	}
+	if r.done {
+		s.emitBest(r, &r.held)
+		return
+	}
+	r.stopSent = true
+	s.engine.Stop()
+}
+
+// cmdPonderHit switches a pondering search to the normal clock. Without a
+// pondering search it is ignored.
+func (s *session) cmdPonderHit() {
+	r := s.run
+	if r == nil || !r.pondering {
+		s.log.Debug().Msg("ponderhit without a pondering search ignored")
+		return
+	}
+	r.pondering = false
+	r.clockStart = time.Now()
+	if r.done {
+		if !r.untilStop {
+			s.emitBest(r, &r.held)
+		}
+		return
+	}
+	r.hitSent = true
+	s.engine.PonderHit()
+}
+
+// stopAndWait stops the running search and waits for its result (at most
+// wait), writing its info lines and bestmove.
+func (s *session) stopAndWait(wait time.Duration) {
+	r := s.run
+	if r == nil {
+		return
+	}
+	if r.done {
+		s.emitBest(r, &r.held)
+		return
+	}
+	r.stopSent = true
+	s.engine.Stop()
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	retry := time.NewTicker(tickEvery)
+	defer retry.Stop()
+	for s.run == r {
+		select {
+		case ev := <-s.events:
+			s.handleEvent(ev)
+		case <-retry.C:
+			s.engine.Stop()
+		case <-deadline.C:
+			s.log.Error().Int("search", r.id).Dur("waited", wait).Msg("search did not stop; abandoning it")
+			s.stopTicker()
+			s.emitBest(r, &search.Result{})
+			return
+		}
+	}
+}
+
+// finishSearch ends the session's search for quit, the end of input or a
+// cancelled context.
+func (s *session) finishSearch() { s.stopAndWait(quitWait) }
+
+// emitBest writes the bestmove of r and ends it. A move the search should
+// never return (illegal, or outside searchmoves) is replaced by a legal one
+// and logged.
+func (s *session) emitBest(r *run, res *search.Result) {
+	s.run = nil
+	s.stopTicker()
+	best := res.BestMove
+	if !contains(r.legal, best) {
+		alt := r.legal[0]
+		if len(r.lastPV) > 0 {
+			alt = r.lastPV[0]
+		}
+		s.log.Error().Str("bestmove", best.String()).Str("instead", alt.String()).Msg("search returned no legal move")
+		best = alt
+	}
+	if len(r.searchMoves) > 0 && !contains(r.searchMoves, best) {
+		s.log.Error().Str("bestmove", best.String()).Msg("search returned a move outside searchmoves")
+		best = r.searchMoves[0]
+	}
+	line := "bestmove " + best.String()
+	if s.ponder && res.PonderMove != position.NoMove && len(r.searchMoves) == 0 {
+		after := r.game.Pos
+		after.Do(&r.game.Rules, best)
+		// Only an opponent's reply is worth pondering; after a mill the
+		// removal is ours.
+		if after.SideToMove() != r.game.Pos.SideToMove() && !after.IsOver() &&
+			movegen.IsLegal(&r.game.Rules, &after, res.PonderMove) {
+			line += " ponder " + res.PonderMove.String()
+		}
+	}
+	s.log.Debug().Int("search", r.id).Str("line", line).Dur("elapsed", time.Since(r.start)).Msg("search ended")
+	s.printf("%s", line)
+}
+
+func contains(moves []position.Move, m position.Move) bool {
+	for _, x := range moves {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// printInfo writes an info line: the full shape when the PV is a legal line
+// from the root, the periodic shape (no score, no pv) otherwise. Lines beyond
+// the MultiPV option (a weakened search may look at more) are not shown.
+func (s *session) printInfo(r *run, in *search.Info) {
+	k := max(in.MultiPV, 1)
+	if k > s.sopts.MultiPV {
+		return
+	}
+	pv := legalPrefix(r.game, in.PV)
+	if len(pv) < len(in.PV) {
+		s.log.Error().Str("pv", joinMoves(in.PV)).Int("legal", len(pv)).Msg("search reported an illegal pv; cut")
+	}
+	if k == 1 {
+		r.last = *in
+		r.last.PV = nil
+		if len(pv) > 0 {
+			r.lastPV = pv
+		}
+	}
+	r.lastOut = time.Now()
+	if len(pv) == 0 {
+		s.printf("info depth %d seldepth %d nodes %d nps %d hashfull %d time %d",
+			in.Depth, in.SelDepth, in.Nodes, in.NPS, in.HashFull, in.Time.Milliseconds())
+		return
+	}
+	mpv := ""
+	if s.sopts.MultiPV > 1 {
+		mpv = fmt.Sprintf(" multipv %d", k)
+	}
+	s.printf("info depth %d%s seldepth %d score %s nodes %d nps %d hashfull %d time %d pv %s",
+		in.Depth, mpv, in.SelDepth, in.ScoreString(), in.Nodes, in.NPS, in.HashFull, in.Time.Milliseconds(), joinMoves(pv))
+}
+
+// legalPrefix returns the longest prefix of pv that is a legal line from the
+// game's position.
+func legalPrefix(g *position.Game, pv []position.Move) []position.Move {
+	p := g.Pos
+	for i, m := range pv {
+		if !movegen.IsLegal(&g.Rules, &p, m) {
+			return pv[:i]
+		}
+		p.Do(&g.Rules, m)
+	}
+	return pv
+}
+
+func joinMoves(moves []position.Move) string {
+	var b strings.Builder
+	for i, m := range moves {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(m.String())
+	}
+	return b.String()
+}

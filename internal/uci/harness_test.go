@@ -1,0 +1,145 @@
+package uci
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+)
+
+// lineTimeout bounds the wait for any one expected output line.
+const lineTimeout = 10 * time.Second
+
+// harness drives Run in-process through pipes.
+type harness struct {
+	t      testing.TB
+	in     *io.PipeWriter
+	lines  chan string
+	done   chan error
+	cancel context.CancelFunc
+}
+
+// testConfig is the configuration of in-process tests: a fixed version, one
+// thread, a small table (clearing a big one is slow under the race
+// detector), no log.
+func testConfig() Config {
+	return Config{Version: "test", Threads: 1, HashMB: 1}
+}
+
+// startHarness runs a session with cfg; it is closed at the end of the test.
+func startHarness(t testing.TB, cfg Config) *harness {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &harness{t: t, in: inW, lines: make(chan string, 4096), done: make(chan error, 1), cancel: cancel}
+	go func() {
+		err := Run(ctx, inR, outW, cfg)
+		outW.Close()
+		h.done <- err
+	}()
+	go func() {
+		defer close(h.lines)
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			h.lines <- sc.Text()
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		inW.Close()
+	})
+	return h
+}
+
+// send writes input lines.
+func (h *harness) send(lines ...string) {
+	h.t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(h.in, l+"\n"); err != nil {
+			h.t.Fatalf("writing %q: %v", l, err)
+		}
+	}
+}
+
+// next returns the next output line; ok is false at the end of the output.
+func (h *harness) next() (string, bool) {
+	h.t.Helper()
+	select {
+	case l, ok := <-h.lines:
+		return l, ok
+	case <-time.After(lineTimeout):
+		h.t.Fatalf("no output line within %v", lineTimeout)
+		return "", false
+	}
+}
+
+// until reads lines until one starts with prefix and returns them all.
+func (h *harness) until(prefix string) []string {
+	h.t.Helper()
+	var got []string
+	for {
+		l, ok := h.next()
+		if !ok {
+			h.t.Fatalf("output ended while waiting for %q; got %q", prefix, got)
+		}
+		got = append(got, l)
+		if strings.HasPrefix(l, prefix) {
+			return got
+		}
+	}
+}
+
+// finish closes the input and returns any remaining output and Run's error.
+func (h *harness) finish() ([]string, error) {
+	h.t.Helper()
+	h.in.Close()
+	var rest []string
+	for {
+		l, ok := h.next()
+		if !ok {
+			break
+		}
+		rest = append(rest, l)
+	}
+	select {
+	case err := <-h.done:
+		return rest, err
+	case <-time.After(lineTimeout):
+		h.t.Fatal("Run did not return after the end of input")
+		return rest, nil
+	}
+}
+
+// bestMoveOf returns the token of a bestmove line.
+func bestMoveOf(t testing.TB, line string) string {
+	t.Helper()
+	f := strings.Fields(line)
+	if len(f) < 2 || f[0] != "bestmove" {
+		t.Fatalf("not a bestmove line: %q", line)
+	}
+	return f[1]
+}
+
+// checkPV checks that the pv of an info line is a legal line from g.
+func checkPV(t testing.TB, g *position.Game, line string) {
+	t.Helper()
+	i := strings.Index(line, " pv ")
+	if i < 0 {
+		return
+	}
+	p := g.Pos
+	for _, tok := range strings.Fields(line[i+4:]) {
+		m, err := movegen.ParseLegal(&g.Rules, &p, tok)
+		if err != nil {
+			t.Fatalf("info pv not legal at %s: %v\n%s", tok, err, line)
+		}
+		p.Do(&g.Rules, m)
+	}
+}

@@ -1,0 +1,262 @@
+package uci
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/search"
+)
+
+// Option kinds as UCI names them.
+const (
+	kindSpin   = "spin"
+	kindCheck  = "check"
+	kindButton = "button"
+	kindCombo  = "combo"
+)
+
+// Ranges of the engine options.
+const (
+	maxMultiPV      = movegen.MaxMoves
+	maxMoveOverhead = 5000      // ms
+	maxMoveTime     = 3600      // s
+	maxMoveTimeMs   = 3_600_000 // ms
+	maxSkillLevel   = 30
+	maxQuiescence   = 4
+)
+
+// option is one engine option. set parses a value and applies it, or returns
+// an error and changes nothing.
+type option struct {
+	name     string
+	kind     string
+	min, max int
+	vars     []string
+	def      string // the start-up value, shown by uci
+	set      func(s *session, value string) error
+}
+
+// uciString returns the option's line in the answer to uci.
+func (o *option) uciString() string {
+	switch o.kind {
+	case kindSpin:
+		return fmt.Sprintf("option name %s type spin default %s min %d max %d", o.name, o.def, o.min, o.max)
+	case kindButton:
+		return fmt.Sprintf("option name %s type button", o.name)
+	case kindCombo:
+		return fmt.Sprintf("option name %s type combo default %s var %s", o.name, o.def, strings.Join(o.vars, " var "))
+	}
+	return fmt.Sprintf("option name %s type %s default %s", o.name, o.kind, o.def)
+}
+
+// spinValue parses and range-checks the value of a spin option.
+func spinValue(name, value string, lo, hi int) (int, error) {
+	v, err := strconv.Atoi(strings.TrimSpace(value))
+	if err != nil {
+		return 0, fmt.Errorf("option %s: %q is not an integer", name, value)
+	}
+	if v < lo || v > hi {
+		return 0, fmt.Errorf("option %s: %d is out of range %d..%d", name, v, lo, hi)
+	}
+	return v, nil
+}
+
+// checkValue parses the value of a check option.
+func checkValue(name, value string) (bool, error) {
+	b, err := rules.ParseBool(value)
+	if err != nil {
+		return false, fmt.Errorf("option %s: %w", name, err)
+	}
+	return b, nil
+}
+
+// spin builds a spin option that stores its value with apply.
+func spin(name string, def, lo, hi int, apply func(s *session, v int)) *option {
+	return &option{name: name, kind: kindSpin, min: lo, max: hi, def: strconv.Itoa(def),
+		set: func(s *session, value string) error {
+			v, err := spinValue(name, value, lo, hi)
+			if err != nil {
+				return err
+			}
+			apply(s, v)
+			return nil
+		}}
+}
+
+// check builds a check option that stores its value with apply.
+func check(name string, def bool, apply func(s *session, v bool)) *option {
+	return &option{name: name, kind: kindCheck, def: strconv.FormatBool(def),
+		set: func(s *session, value string) error {
+			v, err := checkValue(name, value)
+			if err != nil {
+				return err
+			}
+			apply(s, v)
+			return nil
+		}}
+}
+
+// engineOptions builds the engine options (everything but the rule
+// parameters) with the session's start-up values as defaults.
+func (s *session) engineOptions() []*option {
+	d := s.sopts
+	setSearch := func(f func(o *search.Options)) {
+		f(&s.sopts)
+		s.engine.SetOptions(s.sopts)
+	}
+	return []*option{
+		spin("Hash", s.hashMB, 1, s.cfg.MaxHashMB, func(s *session, v int) {
+			s.hashMB = v
+			s.engine.SetHash(v)
+		}),
+		spin("Threads", d.Threads, 1, s.cfg.MaxThreads, func(_ *session, v int) {
+			setSearch(func(o *search.Options) { o.Threads = v })
+		}),
+		{name: "Clear Hash", kind: kindButton, set: func(s *session, _ string) error {
+			s.engine.ClearHash()
+			return nil
+		}},
+		check("Ponder", false, func(s *session, v bool) { s.ponder = v }),
+		spin("MultiPV", d.MultiPV, 1, maxMultiPV, func(_ *session, v int) {
+			setSearch(func(o *search.Options) { o.MultiPV = v })
+		}),
+		spin("Move Overhead", int(d.MoveOverhead/time.Millisecond), 0, maxMoveOverhead, func(_ *session, v int) {
+			setSearch(func(o *search.Options) { o.MoveOverhead = time.Duration(v) * time.Millisecond })
+		}),
+		spin("MoveTime", int(s.moveTime/time.Second), 0, maxMoveTime, func(s *session, v int) {
+			s.moveTime = time.Duration(v) * time.Second
+		}),
+		spin("MoveTimeMs", int(s.moveTime/time.Millisecond), 0, maxMoveTimeMs, func(s *session, v int) {
+			s.moveTime = time.Duration(v) * time.Millisecond
+		}),
+		spin("SkillLevel", d.SkillLevel, 0, maxSkillLevel, func(_ *session, v int) {
+			setSearch(func(o *search.Options) { o.SkillLevel = v })
+		}),
+		check("Shuffling", d.Shuffling, func(_ *session, v bool) {
+			setSearch(func(o *search.Options) { o.Shuffling = v })
+		}),
+		{name: "Algorithm", kind: kindCombo, def: d.Algorithm.String(),
+			vars: []string{search.MTDF.String(), search.AlphaBeta.String(), search.PVS.String()},
+			set: func(s *session, value string) error {
+				a, err := search.ParseAlgorithm(strings.ToLower(strings.TrimSpace(value)))
+				if err != nil {
+					return fmt.Errorf("option Algorithm: %w", err)
+				}
+				setSearch(func(o *search.Options) { o.Algorithm = a })
+				return nil
+			}},
+		spin("MaxQuiescenceDepth", d.MaxQuiescenceDepth, 0, maxQuiescence, func(_ *session, v int) {
+			setSearch(func(o *search.Options) { o.MaxQuiescenceDepth = v })
+		}),
+		{name: "Variant", kind: kindCombo, def: s.cfg.Variant, vars: rules.PresetKeys(),
+			set: func(s *session, value string) error {
+				p, ok := rules.PresetByName(strings.TrimSpace(value))
+				if !ok {
+					return fmt.Errorf("option Variant: unknown variant %q (want one of %s)",
+						value, strings.Join(rules.PresetKeys(), ", "))
+				}
+				s.setRules(p.Rules)
+				return nil
+			}},
+	}
+}
+
+// findOption returns the engine option with the given name (case and spaces
+// ignored), or nil.
+func (s *session) findOption(name string) *option {
+	n := rules.Normalize(name)
+	for _, o := range s.options {
+		if rules.Normalize(o.name) == n {
+			return o
+		}
+	}
+	return nil
+}
+
+// setRules replaces the rules and resets the game to their start position.
+// The engine forgets what it learned under other rules at the next go (a
+// frontend may send every rule option in a row; one clear is enough).
+func (s *session) setRules(r rules.Rules) {
+	s.rules = r
+	s.game = position.NewGame(r, position.New(&s.rules))
+	s.valid = true
+}
+
+// errNoName is returned for a setoption without a name.
+var errNoName = errors.New("setoption: want 'setoption name <name> [value <value>]'")
+
+// parseSetOption splits "name <N…> [value <V…>]" (keywords in any case).
+func parseSetOption(args []string) (name, value string, hasValue bool, err error) {
+	if len(args) == 0 || !strings.EqualFold(args[0], "name") {
+		return "", "", false, errNoName
+	}
+	i := 1
+	for i < len(args) && !strings.EqualFold(args[i], "value") {
+		i++
+	}
+	name = strings.Join(args[1:i], " ")
+	if name == "" {
+		return "", "", false, errNoName
+	}
+	if i < len(args) {
+		return name, strings.Join(args[i+1:], " "), true, nil
+	}
+	return name, "", false, nil
+}
+
+// cmdSetOption applies "setoption name <N> [value <V>]". It is refused while
+// a search runs.
+func (s *session) cmdSetOption(args []string) error {
+	if s.run != nil {
+		return errors.New("setoption: a search is running; send stop first")
+	}
+	name, value, hasValue, err := parseSetOption(args)
+	if err != nil {
+		return err
+	}
+	if o := s.findOption(name); o != nil {
+		if o.kind != kindButton && (!hasValue || value == "") {
+			return fmt.Errorf("option %s: missing value", o.name)
+		}
+		if err := o.set(s, value); err != nil {
+			return err
+		}
+		s.log.Info().Str("option", o.name).Str("value", clip(value, 100)).Msg("option set")
+		return nil
+	}
+	p, ok := rules.Lookup(name)
+	if !ok {
+		return fmt.Errorf("setoption: unknown option %s", quote(name))
+	}
+	if !hasValue || value == "" {
+		return fmt.Errorf("option %s: missing value", p.Name)
+	}
+	r := s.rules
+	if err := p.Set(&r, value); err != nil {
+		return err
+	}
+	s.setRules(r)
+	s.log.Info().Str("option", p.Name).Str("value", clip(value, 100)).Msg("rule set; position reset")
+	return nil
+}
+
+// uciLines returns the answer to uci.
+func (s *session) uciLines() []string {
+	out := []string{
+		"id name millengine " + s.cfg.Version,
+		"id author " + Author,
+	}
+	for _, o := range s.options {
+		out = append(out, o.uciString())
+	}
+	for i := range rules.Params {
+		out = append(out, rules.Params[i].UCIString(&s.startR))
+	}
+	return append(out, "uciok")
+}
