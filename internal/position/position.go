@@ -21,7 +21,7 @@ type Position struct {
 	ply      int32          // actions played since the start (FEN fullmove is derived from it)
 	rule50   uint16         // plies since the last placement or removal
 	inHand   [2]int8
-	pending  [2]int8   // removals pending per side; negative: remove own pieces
+	pending  [2]int8      // removals pending per side; negative: remove own pieces
 	millFrom [2]bb.Square // RestrictRepeatedMillsFormation: origin of the last mill-closing slide
 	millTo   [2]bb.Square // … and its destination
 	side     Color
@@ -581,4 +581,12 @@ func (p *Position) remove(r *rules.Rules, t *bb.Topology, s bb.Square) {
 	if p.inHand[p.side] == 0 {
 		p.checkGameOver(r)
 	}
+}
+
+// DoNull passes the turn without acting: the search's null move. It is only
+// meant for positions where both sides are placing and nothing is pending,
+// where passing never leaves a side without an action.
+func (p *Position) DoNull() {
+	p.changeSide()
+	p.ply++
 }
