@@ -10,7 +10,7 @@ GAMES     ?= 200
 MOVETIME  ?= 100
 PREV      ?= $(BIN)/millengine-prev
 
-.PHONY: all build run test perft bench gobench fuzz lint match clean
+.PHONY: all build run test perft randomplay bench gobench fuzz lint match clean
 
 all: build
 
@@ -31,6 +31,11 @@ perft:
 	$(GO) run ./cmd/millengine perft --depth 6
 	$(GO) run ./cmd/millengine perft --depth 7
 
+# The long random-play test: 10,000 games over the presets and 10,000 with
+# random rule sets, checking every invariant after every action.
+randomplay:
+	RANDOMPLAY_GAMES=10000 $(GO) test -count=1 -v -run '^TestRandomPlay' ./internal/movegen/ | grep -vE '^=== (RUN|PAUSE|CONT)'
+
 # The engine's bench (node count = build signature) and the Go benchmarks.
 bench: build
 	$(BIN)/millengine bench $(if $(BENCHDEPTH),--depth $(BENCHDEPTH))
@@ -39,10 +44,10 @@ gobench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParseFEN -fuzztime $(FUZZTIME) ./internal/position/
-	$(GO) test -run '^$$' -fuzz FuzzParseMove -fuzztime $(FUZZTIME) ./internal/position/
-	$(GO) test -run '^$$' -fuzz FuzzParseLegal -fuzztime $(FUZZTIME) ./internal/movegen/
-	$(GO) test -run '^$$' -fuzz FuzzDispatch -fuzztime $(FUZZTIME) ./internal/uci/
+	$(GO) test -run '^$$' -fuzz FuzzParseFEN -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/position/
+	$(GO) test -run '^$$' -fuzz FuzzParseMove -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/position/
+	$(GO) test -run '^$$' -fuzz FuzzParseLegal -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/movegen/
+	$(GO) test -run '^$$' -fuzz FuzzDispatch -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/uci/
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && false)

@@ -47,8 +47,11 @@ func RemovalTargets(r *rules.Rules, p *position.Position) bb.Bitboard {
 	targets := p.Pieces(victim)
 	t := r.Topology()
 	if p.IsStalemateRemoval(r) {
-		if !own {
-			targets &= t.Neighbours(p.Pieces(us))
+		if near := targets & t.Neighbours(p.Pieces(us)); !own && near != 0 {
+			// Next to the remover's own pieces when there is such a piece;
+			// there may be none (marked points in between, or with
+			// StalemateAction 5 the side that was not blocked).
+			return near
 		}
 		return targets
 	}

@@ -314,6 +314,14 @@ func ParseFEN(r *rules.Rules, fen string) (Position, error) {
 	if flags&flagStalemateRemoving != 0 && (r.StalemateAction != rules.StalemateRemoveAndMove || p.action != Remove) {
 		return p, fmt.Errorf("fen: %s needs StalemateAction 2 and a pending removal", extStalemateRemoving)
 	}
+	if flags&flagStalemateRemoving != 0 && p.phase == Placing {
+		// Only a blocked side in the moving phase removes this way.
+		return p, fieldErr(3, f[2], "a %s happens only in the moving phase", extStalemateRemoving)
+	}
+	if flags&flagStalemateRemoving != 0 && p.pending[them] != 0 {
+		// The remover moves again afterwards: the opponent's removal would be stranded.
+		return p, fieldErr(9+int(them), f[8+int(them)], "no removal can be pending for the side not to move during a %s", extStalemateRemoving)
+	}
 	if flags&flagBothStalemateRemoving != 0 && (r.StalemateAction != rules.StalemateBothRemove || p.action != Remove) {
 		return p, fmt.Errorf("fen: %s needs StalemateAction 5 and a pending removal", extBothStalemateRemoving)
 	}

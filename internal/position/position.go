@@ -206,6 +206,20 @@ func (p *Position) gameOver(res Result, why Reason) {
 	p.reason = why
 }
 
+// fewerPieces ends the game if a side, first then the other, has fewer than
+// PiecesAtLeastCount pieces on board and in hand. Removals from the board
+// check this in remove; it is needed too where a hand shrinks
+// (MillFormationActionInPlacingPhase 1 and 2, StopPlacingWhenTwoEmptySquares).
+func (p *Position) fewerPieces(r *rules.Rules, first Color) bool {
+	for _, c := range [2]Color{first, first ^ 1} {
+		if p.pieces[c].Count()+int(p.inHand[c]) < r.PiecesAtLeastCount {
+			p.gameOver(Winner(c^1), FewerPieces)
+			return true
+		}
+	}
+	return false
+}
+
 // millsFormed counts the mills that the piece of c just put on s closes. With
 // OneTimeUseMill only lines c has not used yet count, and they become used.
 func (p *Position) millsFormed(r *rules.Rules, t *bb.Topology, s bb.Square, c Color) int {
@@ -425,6 +439,9 @@ func (p *Position) place(r *rules.Rules, t *bb.Topology, s bb.Square) {
 		if r.StopPlacingWhenTwoEmptySquares && r.PiecesCount == 12 && p.Empty().Count() <= 2 {
 			p.setHand(White, 0)
 			p.setHand(Black, 0)
+			if p.fewerPieces(r, them) {
+				return
+			}
 		}
 		if mfa == rules.MillRemovalByMillCountsLate && p.inHand[0] == 0 && p.inHand[1] == 0 {
 			if !p.placingEnd(r, t) {
@@ -488,6 +505,9 @@ func (p *Position) place(r *rules.Rules, t *bb.Topology, s bb.Square) {
 			}
 			p.setHand(them, p.inHand[them]-1)
 			p.setPending(us, p.pending[us]-1)
+			if p.fewerPieces(r, them) {
+				return
+			}
 		}
 		if !p.placingEnd(r, t) {
 			if mfa == rules.MillRemoveFromHandThenThem {
@@ -506,6 +526,9 @@ func (p *Position) place(r *rules.Rules, t *bb.Topology, s bb.Square) {
 			return
 		}
 		p.changeSide()
+		// With MayMoveInPlacingPhase the opponent may have placed all its
+		// pieces already, and be blocked.
+		p.checkGameOver(r)
 	default:
 		p.action = Remove
 	}
