@@ -46,15 +46,17 @@ type Engine struct {
 // tuning holds search heuristics that are switched or sized by experiments;
 // defaultTuning is what the engine plays with.
 type tuning struct {
-	lmr      bool         // late move reductions
-	nullMove bool         // null move pruning while the side to move is placing
-	futility bool         // futility pruning of quiet moves near the horizon
-	qMills   bool         // quiescence also tries mill-closing actions
-	grain    int          // static scores are rounded to multiples of this
-	params   *eval.Params // evaluation weights; nil for eval.DefaultParams
+	lmr         bool         // late move reductions
+	nullMove    bool         // null move pruning while the side to move is placing
+	futility    bool         // futility pruning of quiet moves near the horizon
+	qMills      bool         // quiescence also tries mill-closing actions
+	grain       int          // static scores are rounded to multiples of this
+	parityGuess int          // MTD(f) first guess: 0 last score, 1 two iterations back, 2 their mean
+	params      *eval.Params // evaluation weights; nil for eval.DefaultParams
+	lmrLog      bool         // reductions grow with log(depth)·log(move number)
 }
 
-var defaultTuning = tuning{lmr: true, qMills: true, grain: 1}
+var defaultTuning = tuning{lmr: true, qMills: true, grain: 1, parityGuess: 1}
 
 // New returns an engine with a transposition table of hashMB megabytes.
 func New(hashMB int) *Engine {
@@ -380,7 +382,16 @@ func (w *worker) iterate(maxDepth int) {
 		}
 	}
 	multiPV := w.opts.MultiPV
+	var scores [MaxPly + 1]int
 	for d := 1; d <= maxDepth; d++ {
+		if d >= 3 {
+			switch w.tune.parityGuess {
+			case 1:
+				guess = scores[d-2]
+			case 2:
+				guess = (scores[d-1] + scores[d-2]) / 2
+			}
+		}
 		if w.id > 0 && skipDepth(w.id, d) {
 			continue
 		}
@@ -409,6 +420,7 @@ func (w *worker) iterate(maxDepth int) {
 			break
 		}
 		guess = w.rootMoves[0].score
+		scores[d] = guess
 		_ = v
 		w.bestMove = w.rootMoves[0].move
 		w.bestScore = w.rootMoves[0].score

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"sort"
 	"sync/atomic"
 
@@ -324,12 +325,22 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 			// Late move reductions for quiet moves.
 			red := 0
 			if w.tune.lmr && depth >= 3 && moveCount > 3 && !tactical && !w.exact && m != w.killers[ply][0] && m != w.killers[ply][1] {
-				red = 1
-				if moveCount > 8 && depth >= 5 {
-					red = 2
+				if w.tune.lmrLog {
+					red = int(lmrTable[min(depth, 63)][min(moveCount, 63)])
+				} else {
+					red = 1
+					if moveCount > 8 && depth >= 5 {
+						red = 2
+					}
 				}
 				if pvNode {
 					red--
+				}
+				if red > newDepth-1 {
+					red = newDepth - 1
+				}
+				if red < 0 {
+					red = 0
 				}
 			}
 			v = w.sub(ply, alpha, alpha+1, newDepth-red)
@@ -395,6 +406,16 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	w.tt.Store(key, storeMove, valueToTT(best, ply), 0, int8(depth), bound)
 	return best
 }
+
+// lmrTable[d][n] is the log-shaped reduction of the n-th move at depth d.
+var lmrTable = func() (t [64][64]int8) {
+	for d := 1; d < 64; d++ {
+		for n := 1; n < 64; n++ {
+			t[d][n] = int8(0.5 + math.Log(float64(d))*math.Log(float64(n))/2.2)
+		}
+	}
+	return
+}()
 
 // futilityMargin[d] bounds what a quiet move gains with d plies left.
 var futilityMargin = [3]int{0, 110, 220}
