@@ -89,7 +89,7 @@ type Options struct {
 
 // DefaultOptions returns the options of a fresh engine.
 func DefaultOptions() Options {
-	return Options{Threads: 1, MultiPV: 1, MoveOverhead: 30 * time.Millisecond,
+	return Options{Threads: 1, MultiPV: 1, MoveOverhead: 10 * time.Millisecond,
 		SkillLevel: 30, Algorithm: MTDF, MaxQuiescenceDepth: 2}
 }
 

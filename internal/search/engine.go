@@ -54,6 +54,7 @@ type tuning struct {
 	parityGuess int          // MTD(f) first guess: 0 last score, 1 two iterations back, 2 their mean
 	params      *eval.Params // evaluation weights; nil for eval.DefaultParams
 	lmrLog      bool         // reductions grow with log(depth)·log(move number)
+	ttMinDepth  int          // nodes with less depth neither probe nor store
 }
 
 var defaultTuning = tuning{lmr: true, qMills: true, grain: 1, parityGuess: 1}

@@ -144,14 +144,14 @@ func (w *worker) drawnByRule(ply int) bool {
 
 // makeMove plays m from ply into ply+1 and maintains the repetition keys.
 // It returns the length of keys to restore afterwards.
-func (w *worker) makeMove(ply int, m position.Move) int {
+func (w *worker) makeMove(ply int, m position.Move, childDepth int) int {
 	parent := &w.stack[ply]
 	child := &w.stack[ply+1]
 	child.pos = parent.pos
 	child.pos.Do(w.r, m)
 	child.move = m
 	key := child.pos.Key()
-	if !w.noPrefetch {
+	if !w.noPrefetch && childDepth >= w.tune.ttMinDepth {
 		w.tt.Prefetch(key)
 	}
 	n := len(w.keys)
@@ -238,7 +238,12 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	pk.Generate(w.r, p)
 	key := p.Key()
 	ttMove := position.NoMove
-	ent, hit := w.tt.Probe(key)
+	var ent tt.Entry
+	hit := false
+	useTT := depth >= w.tune.ttMinDepth
+	if useTT {
+		ent, hit = w.tt.Probe(key)
+	}
 	if hit {
 		ttMove = ent.Move
 		if !pvNode && (int(ent.Depth) >= depth && !w.exact || int(ent.Depth) == depth) {
@@ -316,7 +321,7 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 			continue
 		}
 		moveCount++
-		saved := w.makeMove(ply, m)
+		saved := w.makeMove(ply, m, depth-1)
 		newDepth := depth - 1
 		var v int
 		if moveCount == 1 {
@@ -403,7 +408,9 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	if storeMove == position.NoMove {
 		storeMove = ttMove
 	}
-	w.tt.Store(key, storeMove, valueToTT(best, ply), 0, int8(depth), bound)
+	if useTT {
+		w.tt.Store(key, storeMove, valueToTT(best, ply), 0, int8(depth), bound)
+	}
 	return best
 }
 
@@ -472,7 +479,7 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 		movegen.Generate(w.r, p, &ml)
 	}
 	for _, m := range ml.Slice() {
-		saved := w.makeMove(ply, m)
+		saved := w.makeMove(ply, m, -1)
 		var v int
 		if w.stack[ply+1].pos.SideToMove() == p.SideToMove() {
 			v = w.qsearch(ply+1, alpha, beta, qd+1)
@@ -510,7 +517,7 @@ func (w *worker) rootSearch(alpha, beta, depth int) int {
 	}
 	for i := range moves {
 		rm := &moves[i]
-		saved := w.makeMove(0, rm.move)
+		saved := w.makeMove(0, rm.move, depth-1)
 		var v int
 		if i == 0 {
 			v = w.sub(0, alpha, beta, depth-1)
