@@ -55,9 +55,10 @@ type tuning struct {
 	params      *eval.Params // evaluation weights; nil for eval.DefaultParams
 	lmrLog      bool         // reductions grow with log(depth)·log(move number)
 	ttMinDepth  int          // nodes with less depth neither probe nor store
+	removalExt  bool         // a removal does not use up depth: a mill and its removal are one turn
 }
 
-var defaultTuning = tuning{lmr: true, qMills: true, grain: 1, parityGuess: 1}
+var defaultTuning = tuning{lmr: true, qMills: true, grain: 1, parityGuess: 1, lmrLog: true}
 
 // New returns an engine with a transposition table of hashMB megabytes.
 func New(hashMB int) *Engine {

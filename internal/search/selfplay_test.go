@@ -25,6 +25,7 @@ var experiments = map[string]func(*tuning, *Options){
 	"grain4":   func(t *tuning, o *Options) { t.grain = 4 },
 	"grain8":   func(t *tuning, o *Options) { t.grain = 8 },
 	"grain16":  func(t *tuning, o *Options) { t.grain = 16 },
+	"remext":   func(t *tuning, o *Options) { t.removalExt = true },
 	"lmrlog":   func(t *tuning, o *Options) { t.lmrLog = true },
 	"guess0":   func(t *tuning, o *Options) { t.parityGuess = 0 },
 	"maxq0":    func(t *tuning, o *Options) { o.MaxQuiescenceDepth = 0 },

@@ -121,8 +121,8 @@ func TestTuneSPSA(t *testing.T) {
 				mu.Lock()
 				for i, p := range ps {
 					// Step so that a full-point result moves a weight by
-					// a twentieth of its perturbation.
-					theta[i] += 0.05 * p.c * res * delta[i]
+					// about a thirtieth of its perturbation.
+					theta[i] += 0.03 * p.c * res * delta[i]
 				}
 				mu.Unlock()
 			}
@@ -130,7 +130,7 @@ func TestTuneSPSA(t *testing.T) {
 	}
 	for it := 0; it < iters; it++ {
 		jobs <- it
-		if it%200 == 199 {
+		if it%1000 == 999 {
 			mu.Lock()
 			t.Logf("after %d pairs: %s", it+1, fmtTheta(ps, theta))
 			mu.Unlock()

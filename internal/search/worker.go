@@ -54,6 +54,7 @@ type worker struct {
 	stopped   bool
 	rootMoves []rootMove
 	pvIdx     int
+	rootDepth int // depth of the current iteration
 	// completed iteration results
 	bestMove  position.Move
 	bestScore int
@@ -321,8 +322,11 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 			continue
 		}
 		moveCount++
-		saved := w.makeMove(ply, m, depth-1)
 		newDepth := depth - 1
+		if w.tune.removalExt && m.Kind() == position.KindRemove && ply < 2*w.rootDepth {
+			newDepth = depth
+		}
+		saved := w.makeMove(ply, m, newDepth)
 		var v int
 		if moveCount == 1 {
 			v = w.sub(ply, alpha, beta, newDepth)
@@ -507,6 +511,7 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 // rootSearch searches the root moves from w.pvIdx on with the window
 // (alpha, beta) and sorts them by score. It returns the best score.
 func (w *worker) rootSearch(alpha, beta, depth int) int {
+	w.rootDepth = depth
 	p := &w.stack[0].pos
 	w.pvLen[0] = 0
 	best := -ValueInfinite
