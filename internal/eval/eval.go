@@ -40,9 +40,9 @@ type Params struct {
 
 // DefaultParams are the tuned weights.
 var DefaultParams = Params{W: [3]Weights{
-	StagePlacing: {Piece: 100, Pending: 90, Mobility: 2, OpenTwo: 14, ReachTwo: 6, RunningMill: 20, Blocked: -4, Point: 2, DoubleThreat: 20},
-	StageMoving:  {Piece: 100, Pending: 90, Mobility: 5, OpenTwo: 8, ReachTwo: 14, RunningMill: 60, Blocked: -6, Point: 0, DoubleThreat: 30},
-	StageFlying:  {Piece: 100, Pending: 90, Mobility: 0, OpenTwo: 10, ReachTwo: 20, RunningMill: 0, Blocked: 0, Point: 0, DoubleThreat: 60},
+	StagePlacing: {Piece: 100, Pending: 117, Mobility: 17, OpenTwo: -5, ReachTwo: -6, RunningMill: 20, Blocked: -11, Point: -3, DoubleThreat: 20},
+	StageMoving:  {Piece: 100, Pending: 76, Mobility: 6, OpenTwo: 12, ReachTwo: 28, RunningMill: 29, Blocked: -12, Point: -2, DoubleThreat: 21},
+	StageFlying:  {Piece: 100, Pending: 74, Mobility: 2, OpenTwo: 4, ReachTwo: 25, RunningMill: 0, Blocked: 0, Point: -2, DoubleThreat: 48},
 }}
 
 // Term is one part of the evaluation, from each side's own view.
@@ -67,12 +67,6 @@ func stageOf(r *rules.Rules, p *position.Position, c position.Color) Stage {
 		return StageFlying
 	}
 	return StageMoving
-}
-
-func collect(r *rules.Rules, p *position.Position, c position.Color) features {
-	var f [2]features
-	collectBoth(r, p, &f)
-	return f[c]
 }
 
 // collectBoth gathers the features of both sides in one pass over the pieces
