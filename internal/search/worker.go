@@ -18,7 +18,6 @@ type frame struct {
 	pos   position.Position
 	move  position.Move // the move that led here
 	since int           // start of the repetition run in worker.keys
-	eval  int
 }
 
 // rootMove is a legal root action with its last score and PV.
