@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/millengine/millengine/internal/position"
@@ -22,8 +23,8 @@ func benchWorker(b *testing.B, g *position.Game, hashMB int) *worker {
 	return w
 }
 
-func benchSearch(b *testing.B, g *position.Game, depth int, noPrefetch bool) {
-	w := benchWorker(b, g, 16)
+func benchSearch(b *testing.B, g *position.Game, depth, hashMB int, noPrefetch bool) {
+	w := benchWorker(b, g, hashMB)
 	w.noPrefetch = noPrefetch
 	var nodes uint64
 	b.ReportAllocs()
@@ -58,16 +59,27 @@ func movingGame(b *testing.B) *position.Game {
 	return position.NewGame(r, p)
 }
 
-// BenchmarkSearchStart: iterative PVS to depth 9 from the start. The search
-// itself allocates nothing, so allocs/op is 0 whatever the node count.
-func BenchmarkSearchStart(b *testing.B) { benchSearch(b, startGame(), 9, false) }
-
-// BenchmarkSearchStartNoPrefetch is the same without prefetching the child's
-// table bucket, to measure what the prefetch buys.
-func BenchmarkSearchStartNoPrefetch(b *testing.B) { benchSearch(b, startGame(), 9, true) }
-
-// BenchmarkSearchMoving: depth 13 in a moving-phase position.
-func BenchmarkSearchMoving(b *testing.B) { benchSearch(b, movingGame(b), 13, false) }
-
-// BenchmarkSearchMovingNoPrefetch: the same without prefetch.
-func BenchmarkSearchMovingNoPrefetch(b *testing.B) { benchSearch(b, movingGame(b), 13, true) }
+// BenchmarkSearch runs iterative PVS to a fixed depth from the start (depth 9)
+// and in a moving-phase position (depth 13), with a small table that mostly
+// fits in the last-level cache and a large one that does not, each with and
+// without prefetching the child's bucket. Compare the prefetch with
+// `benchstat -col /prefetch`. The search allocates nothing, so allocs/op is 0
+// whatever the node count.
+func BenchmarkSearch(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		game  func(*testing.B) *position.Game
+		depth int
+	}{
+		{"start", func(*testing.B) *position.Game { return startGame() }, 9},
+		{"moving", movingGame, 13},
+	} {
+		for _, mb := range []int{16, 256} {
+			for _, pf := range []string{"on", "off"} {
+				b.Run(fmt.Sprintf("pos=%s/hash=%dMB/prefetch=%s", c.name, mb, pf), func(b *testing.B) {
+					benchSearch(b, c.game(b), c.depth, mb, pf == "off")
+				})
+			}
+		}
+	}
+}

@@ -151,7 +151,9 @@ func (w *worker) makeMove(ply int, m position.Move, childDepth int) int {
 	child.pos.Do(w.r, m)
 	child.move = m
 	key := child.pos.Key()
-	if !w.noPrefetch && childDepth >= w.tune.ttMinDepth {
+	// Prefetch only for a child that will probe: one searched at depth 0
+	// goes straight to quiescence, which does not use the table.
+	if !w.noPrefetch && childDepth > 0 && childDepth >= w.tune.ttMinDepth {
 		w.tt.Prefetch(key)
 	}
 	n := len(w.keys)
