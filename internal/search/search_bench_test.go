@@ -83,3 +83,46 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTimeToDepth measures the engine as a user runs it (Search with a
+// depth limit, a 64 MB table cleared before each search, history and killers
+// reset) to depth 11 and 12 from the start and to depth 16 in two
+// moving-phase positions, with one and two threads. sec/op is the time to
+// depth; `benchstat -col /threads` gives the lazy-SMP time-to-depth ratio.
+func BenchmarkTimeToDepth(b *testing.B) {
+	r := rules.Default()
+	for _, c := range []struct {
+		name  string
+		fen   string
+		depth int
+	}{
+		{"start", position.StartFEN, 11},
+		{"start", position.StartFEN, 12},
+		{"moving1", "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 0 10", 16},
+		{"moving2", "O*@*O**@/@*@O@O@O/*O**@OO@ w m s 8 0 8 0 0 0 0 0 0 0 0 10 17", 16},
+	} {
+		p, err := position.ParseFEN(&r, c.fen)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("pos=%s/depth=%d/threads=%d", c.name, c.depth, threads), func(b *testing.B) {
+				e := New(64)
+				o := e.Options()
+				o.Threads = threads
+				e.SetOptions(o)
+				var nodes uint64
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					e.NewGame()
+					g := position.NewGame(r, p)
+					b.StartTimer()
+					res := e.Search(g, Limits{Depth: c.depth}, nil)
+					nodes += res.Nodes
+				}
+				b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			})
+		}
+	}
+}
