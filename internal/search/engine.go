@@ -56,6 +56,9 @@ type tuning struct {
 	lmrLog      bool         // reductions grow with log(depth)·log(move number)
 	ttMinDepth  int          // nodes with less depth neither probe nor store
 	removalExt  bool         // a removal does not use up depth: a mill and its removal are one turn
+	iir         bool         // a node of depth >= 4 without a table move is searched one ply shallower
+	lmp         bool         // late quiet moves of non-PV nodes near the horizon are not searched
+	histLMR     bool         // late move reductions shrink or grow with the move's history
 }
 
 var defaultTuning = tuning{lmr: true, qMills: true, grain: 1, parityGuess: 1, lmrLog: true}

@@ -195,6 +195,10 @@ func (w *worker) evaluate(p *position.Position) int {
 	return v
 }
 
+// lmpCount[d] is how many moves a non-PV node of depth d searches before
+// late quiet moves are pruned (the lmp experiment).
+var lmpCount = [4]int{0, 5, 8, 13}
+
 // search is fail-soft negamax alpha-beta with PVS, for the position at ply.
 func (w *worker) search(ply, alpha, beta, depth int) int {
 	f := &w.stack[ply]
@@ -256,6 +260,12 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 				return v
 			}
 		}
+	}
+
+	// Internal iterative reduction: with no table move the ordering is a
+	// guess, so spend one ply less here.
+	if w.tune.iir && ttMove == position.NoMove && depth >= 4 && !w.exact {
+		depth--
 	}
 
 	us := p.SideToMove()
@@ -322,6 +332,10 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 			}
 			continue
 		}
+		if w.tune.lmp && !pvNode && !w.exact && depth <= 3 && moveCount >= lmpCount[depth] && !tactical &&
+			best > -ValueMateBand && m != w.killers[ply][0] && m != w.killers[ply][1] {
+			continue
+		}
 		moveCount++
 		newDepth := depth - 1
 		if w.tune.removalExt && m.Kind() == position.KindRemove && ply < 2*w.rootDepth {
@@ -345,6 +359,9 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 				}
 				if pvNode {
 					red--
+				}
+				if w.tune.histLMR {
+					red -= int(w.hist.Get(us, m)) / 6000
 				}
 				if red > newDepth-1 {
 					red = newDepth - 1
