@@ -19,12 +19,17 @@ import (
 	"github.com/millengine/millengine/internal/rules"
 )
 
-// The end-to-end tests build the real binary once and drive it through pipes.
+// The end-to-end tests build the real binary once (and once more with -race
+// when the tests run under the race detector) and drive it through pipes.
 var (
 	buildOnce sync.Once
 	binPath   string
 	buildErr  error
 	binDir    string
+
+	raceOnce sync.Once
+	racePath string
+	raceErr  error
 )
 
 func TestMain(m *testing.M) {
@@ -39,24 +44,47 @@ func TestMain(m *testing.M) {
 func binary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			buildErr = fmt.Errorf("go tool not found: %w", err)
-			return
-		}
 		if binDir, buildErr = os.MkdirTemp("", "millengine-e2e-"); buildErr != nil {
 			return
 		}
 		binPath = filepath.Join(binDir, "millengine")
-		cmd := exec.Command(goTool, "build", "-ldflags", "-X main.version=e2e-test", "-o", binPath, ".")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
+		buildErr = buildEngine(binPath)
 	})
 	if buildErr != nil {
 		t.Skipf("cannot build the engine: %v", buildErr)
 	}
 	return binPath
+}
+
+// raceBinary returns the engine built with -race when the tests run under
+// the race detector, and the plain binary otherwise.
+func raceBinary(t *testing.T) string {
+	t.Helper()
+	plain := binary(t)
+	if !raceEnabled {
+		return plain
+	}
+	raceOnce.Do(func() {
+		racePath = filepath.Join(binDir, "millengine-race")
+		raceErr = buildEngine(racePath, "-race")
+	})
+	if raceErr != nil {
+		t.Skipf("cannot build the engine with -race: %v", raceErr)
+	}
+	return racePath
+}
+
+func buildEngine(out string, flags ...string) error {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		return fmt.Errorf("go tool not found: %w", err)
+	}
+	args := append([]string{"build"}, flags...)
+	args = append(args, "-ldflags", "-X main.version=e2e-test", "-o", out, ".")
+	if b, err := exec.Command(goTool, args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, b)
+	}
+	return nil
 }
 
 // proc is a running engine process.
@@ -72,7 +100,12 @@ type proc struct {
 
 func startProc(t *testing.T, args ...string) *proc {
 	t.Helper()
-	cmd := exec.Command(binary(t), args...)
+	return startBinary(t, binary(t), args...)
+}
+
+func startBinary(t *testing.T, bin string, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -220,6 +253,89 @@ func TestEndToEndSelfPlay(t *testing.T) {
 	t.Logf("%d plies: %s (%s)", len(moves), res, why)
 	if !strings.Contains(p.stderr.String(), "line=quit") {
 		t.Errorf("debug log on stderr lacks the commands:\n%s", p.stderr)
+	}
+}
+
+// TestEndToEndThreads2 plays a whole game of the binary against itself with
+// Threads 2 while isready and stop arrive mid-search. Under -race the binary
+// is built with the race detector too, which makes the engine exit with an
+// error and a report on stderr if two threads race. On even plies `go depth 4`
+// is followed at once by isready (readyok and bestmove may come in either
+// order); on odd plies `go infinite` is followed by isready, whose readyok
+// must come while the search holds its bestmove, and then by stop. Every
+// bestmove is legal and the game ends by the rules.
+func TestEndToEndThreads2(t *testing.T) {
+	p := startBinary(t, raceBinary(t), "--threads", "2", "--hash", "8")
+	p.send("uci")
+	p.until("uciok")
+	p.send("setoption name NMoveRule value 30", "ucinewgame", "isready")
+	p.until("readyok")
+	r := rules.Default()
+	r.NMoveRule = 30
+	g := position.NewGame(r, position.New(&r))
+	var moves []string
+	for ply := 0; !g.Pos.IsOver() && ply < 600; ply++ {
+		p.send(strings.TrimSpace("position startpos moves " + strings.Join(moves, " ")))
+		var lines []string
+		if ply%2 == 0 {
+			p.send("go depth 4", "isready")
+			for !slices.Contains(lines, "readyok") || !slices.ContainsFunc(lines, isBestmove) {
+				lines = append(lines, p.next())
+			}
+		} else {
+			p.send("go infinite", "isready")
+			lines = p.until("readyok")
+			if slices.ContainsFunc(lines, isBestmove) {
+				t.Fatalf("ply %d: bestmove before stop in go infinite: %q", ply, lines)
+			}
+			p.send("stop")
+			lines = append(lines, p.until("bestmove")...)
+		}
+		var best string
+		for _, l := range lines {
+			switch {
+			case isBestmove(l):
+				best = strings.Fields(l)[1]
+			case l == "readyok", strings.HasPrefix(l, "info "):
+			default:
+				t.Fatalf("ply %d: unexpected line %q", ply, l)
+			}
+		}
+		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, best)
+		if err != nil {
+			t.Fatalf("ply %d: bestmove %s: %v", ply, best, err)
+		}
+		g.Play(m)
+		moves = append(moves, best)
+	}
+	if !g.Pos.IsOver() {
+		t.Fatalf("no result after %d plies", len(moves))
+	}
+	p.send("quit")
+	if err := p.wait(); err != nil {
+		t.Fatalf("exit: %v\nstderr:\n%s", err, p.stderr)
+	}
+	if strings.Contains(p.stderr.String(), "DATA RACE") {
+		t.Fatalf("race report:\n%s", p.stderr)
+	}
+	res, why := g.Pos.Result()
+	t.Logf("race detector in the binary: %v; %d plies: %s (%s)", raceEnabled, len(moves), res, why)
+}
+
+func isBestmove(l string) bool { return strings.HasPrefix(l, "bestmove ") }
+
+// next reads one line.
+func (p *proc) next() string {
+	p.t.Helper()
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			p.t.Fatal("engine output ended")
+		}
+		return l
+	case <-time.After(10 * time.Second):
+		p.t.Fatal("no line within 10s")
+		return ""
 	}
 }
 
