@@ -13,6 +13,7 @@ package tt
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -85,7 +86,10 @@ func (t *Table) Resize(mb int) {
 	}
 	t.buckets, t.free = allocBuckets(int(p))
 	t.mask = uint32(p - 1)
-	t.age = 0
+	// Touch every page now: fresh memory is faulted in (and, with huge pages,
+	// compacted) on first write, which would otherwise stall the first search
+	// by up to tens of milliseconds.
+	t.Clear()
 }
 
 // SizeMB returns the table size in megabytes.
@@ -97,7 +101,22 @@ func (t *Table) Buckets() int { return len(t.buckets) }
 // Clear empties the table. Call it while no search runs: it writes without
 // atomics, which is what makes it fast.
 func (t *Table) Clear() {
-	clear(t.buckets)
+	// A large table is cleared by one goroutine per CPU: the first clear of
+	// fresh memory is bound by page faults, which the kernel serves in
+	// parallel.
+	const chunk = 32 << 20 / bucketBytes
+	n := len(t.buckets)
+	parts := min(runtime.NumCPU(), (n+chunk-1)/chunk)
+	if parts <= 1 {
+		clear(t.buckets)
+	} else {
+		var wg sync.WaitGroup
+		for i := range parts {
+			lo, hi := n*i/parts, n*(i+1)/parts
+			wg.Go(func() { clear(t.buckets[lo:hi]) })
+		}
+		wg.Wait()
+	}
 	t.age = 0
 }
 
