@@ -3,4 +3,4 @@
 package tt
 
 // allocBuckets allocates n buckets on the Go heap.
-func allocBuckets(n int) ([]bucket, func()) { return make([]bucket, n), func() {} }
+func allocBuckets(n int) ([]bucket, func(), bool) { return make([]bucket, n), func() {}, false }

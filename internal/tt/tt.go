@@ -81,15 +81,23 @@ func (t *Table) Resize(mb int) {
 		p *= 2
 	}
 	if t.free != nil {
+		if uint64(len(t.buckets)) == p {
+			t.Clear()
+			return
+		}
 		t.buckets = nil
 		t.free()
 	}
-	t.buckets, t.free = allocBuckets(int(p))
+	var populated bool
+	t.buckets, t.free, populated = allocBuckets(int(p))
 	t.mask = uint32(p - 1)
-	// Touch every page now: fresh memory is faulted in (and, with huge pages,
-	// compacted) on first write, which would otherwise stall the first search
-	// by up to tens of milliseconds.
-	t.Clear()
+	t.age = 0
+	if !populated {
+		// Touch every page now: fresh memory is faulted in (and, with huge
+		// pages, compacted) on first write, which would otherwise stall the
+		// first search by up to tens of milliseconds.
+		t.Clear()
+	}
 }
 
 // SizeMB returns the table size in megabytes.
