@@ -202,40 +202,11 @@ func TestEndToEndSelfPlay(t *testing.T) {
 	if lines[0] != "id name millengine e2e-test" {
 		t.Fatalf("first line %q", lines[0])
 	}
-	p.send("setoption name NMoveRule value 30", "ucinewgame", "isready")
-	p.until("readyok")
-	r := rules.Default()
-	r.NMoveRule = 30
-	g := position.NewGame(r, position.New(&r))
+	g := startGame(p)
 	var moves []string
 	for ply := 0; !g.Pos.IsOver() && ply < 600; ply++ {
 		p.send(strings.TrimSpace("position startpos moves "+strings.Join(moves, " ")), "go depth 2")
-		var best string
-		for _, l := range p.until("bestmove") {
-			switch {
-			case strings.HasPrefix(l, "info depth "):
-				if i := strings.Index(l, " pv "); i >= 0 {
-					q := g.Pos
-					for _, tok := range strings.Fields(l[i+4:]) {
-						m, err := movegen.ParseLegal(&g.Rules, &q, tok)
-						if err != nil {
-							t.Fatalf("ply %d: pv %q: %v", ply, l, err)
-						}
-						q.Do(&g.Rules, m)
-					}
-				}
-			case strings.HasPrefix(l, "bestmove "):
-				best = strings.Fields(l)[1]
-			default:
-				t.Fatalf("ply %d: unexpected line %q", ply, l)
-			}
-		}
-		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, best)
-		if err != nil {
-			t.Fatalf("ply %d: bestmove %s: %v", ply, best, err)
-		}
-		g.Play(m)
-		moves = append(moves, best)
+		moves = append(moves, playAnswer(t, g, ply, p.until("bestmove"), false))
 	}
 	if !g.Pos.IsOver() {
 		t.Fatalf("no result after %d plies", len(moves))
@@ -268,11 +239,7 @@ func TestEndToEndThreads2(t *testing.T) {
 	p := startBinary(t, raceBinary(t), "--threads", "2", "--hash", "8")
 	p.send("uci")
 	p.until("uciok")
-	p.send("setoption name NMoveRule value 30", "ucinewgame", "isready")
-	p.until("readyok")
-	r := rules.Default()
-	r.NMoveRule = 30
-	g := position.NewGame(r, position.New(&r))
+	g := startGame(p)
 	var moves []string
 	for ply := 0; !g.Pos.IsOver() && ply < 600; ply++ {
 		p.send(strings.TrimSpace("position startpos moves " + strings.Join(moves, " ")))
@@ -291,22 +258,7 @@ func TestEndToEndThreads2(t *testing.T) {
 			p.send("stop")
 			lines = append(lines, p.until("bestmove")...)
 		}
-		var best string
-		for _, l := range lines {
-			switch {
-			case isBestmove(l):
-				best = strings.Fields(l)[1]
-			case l == "readyok", strings.HasPrefix(l, "info "):
-			default:
-				t.Fatalf("ply %d: unexpected line %q", ply, l)
-			}
-		}
-		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, best)
-		if err != nil {
-			t.Fatalf("ply %d: bestmove %s: %v", ply, best, err)
-		}
-		g.Play(m)
-		moves = append(moves, best)
+		moves = append(moves, playAnswer(t, g, ply, lines, true))
 	}
 	if !g.Pos.IsOver() {
 		t.Fatalf("no result after %d plies", len(moves))
@@ -320,6 +272,51 @@ func TestEndToEndThreads2(t *testing.T) {
 	}
 	res, why := g.Pos.Result()
 	t.Logf("race detector in the binary: %v; %d plies: %s (%s)", raceEnabled, len(moves), res, why)
+}
+
+// startGame starts a game with the N-move rule at 30 (so that self-play ends
+// soon) in the engine and in our own copy, which it returns.
+func startGame(p *proc) *position.Game {
+	p.send("setoption name NMoveRule value 30", "ucinewgame", "isready")
+	p.until("readyok")
+	r := rules.Default()
+	r.NMoveRule = 30
+	return position.NewGame(r, position.New(&r))
+}
+
+// playAnswer checks the engine's lines for one go: every info line's pv is
+// legal from the game's position, readyok is accepted only if allowed, and
+// nothing else appears but one bestmove, which is legal and is played in g.
+// It returns the bestmove token.
+func playAnswer(t *testing.T, g *position.Game, ply int, lines []string, readyok bool) string {
+	t.Helper()
+	var best string
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "info "):
+			if i := strings.Index(l, " pv "); i >= 0 {
+				q := g.Pos
+				for _, tok := range strings.Fields(l[i+4:]) {
+					m, err := movegen.ParseLegal(&g.Rules, &q, tok)
+					if err != nil {
+						t.Fatalf("ply %d: pv %q: %v", ply, l, err)
+					}
+					q.Do(&g.Rules, m)
+				}
+			}
+		case isBestmove(l) && best == "":
+			best = strings.Fields(l)[1]
+		case readyok && l == "readyok":
+		default:
+			t.Fatalf("ply %d: unexpected line %q", ply, l)
+		}
+	}
+	m, err := movegen.ParseLegal(&g.Rules, &g.Pos, best)
+	if err != nil {
+		t.Fatalf("ply %d: bestmove %q: %v", ply, best, err)
+	}
+	g.Play(m)
+	return best
 }
 
 func isBestmove(l string) bool { return strings.HasPrefix(l, "bestmove ") }
