@@ -58,6 +58,10 @@ func TestForcedWins(t *testing.T) {
 		{"flying: mill in one", "nine-mens-morris", "*@***@**/***@****/O*****OO w m s 3 0 3 0 0 0 0 0 0 0 0 0 40", []string{"d7-a1", "a4-g7"}, 1},
 		{"flying: cannot stop two threats", "nine-mens-morris", "*@***@**/***@****/O*****OO b m s 3 0 3 0 0 0 0 0 0 0 0 0 40", nil, -1},
 		{"removal that wins", "nine-mens-morris", "***@***@/****@O**/OOO****O w m r 5 0 3 0 1 0 0 0 0 0 0 0 30", []string{"xe3", "xc5", "xd2"}, 1},
+		// Of the nine actions only b2-d2 wins (each was searched to depth 9):
+		// it leaves two mills to close next turn, and the flying defender
+		// can stop only one (pv b2-d2 f6-d3 d2-b2 xd3).
+		{"mill in two turns", "nine-mens-morris", "***O*O**/*@***OOO/*O**@*@* w m s 6 0 3 0 0 0 0 0 0 0 0 7 51", []string{"b2-d2"}, 2},
 	}
 	for _, algo := range []Algorithm{MTDF, AlphaBeta, PVS} {
 		for _, c := range cases {
@@ -91,8 +95,7 @@ func TestForcedWins(t *testing.T) {
 	}
 }
 
-// TestMillInTwo: a placing-phase double threat in Nine Men's Morris that the
-// opponent, with three pieces left in all, cannot meet.
+// TestPrefersFasterWin: a win now is preferred to a slower one.
 func TestPrefersFasterWin(t *testing.T) {
 	// White can win at once; a slower win also exists. The faster one must
 	// be chosen and reported as mate 1.
