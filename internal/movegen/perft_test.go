@@ -101,6 +101,7 @@ func TestPerftTable(t *testing.T) {
 	if ran < 60 {
 		t.Errorf("only %d perft rows ran", ran)
 	}
+	t.Logf("%d perft rows matched (leaf limit %d)", ran, limit)
 }
 
 // TestDivideSumsToPerft checks that divide splits perft exactly and is sorted.
