@@ -46,22 +46,15 @@ type Engine struct {
 // tuning holds search heuristics that are switched or sized by experiments;
 // defaultTuning is what the engine plays with.
 type tuning struct {
-	lmr         bool         // late move reductions
-	nullMove    bool         // null move pruning while the side to move is placing
-	futility    bool         // futility pruning of quiet moves near the horizon
-	qMills      bool         // quiescence also tries mill-closing actions
-	grain       int          // static scores are rounded to multiples of this
-	parityGuess int          // MTD(f) first guess: 0 last score, 1 two iterations back, 2 their mean
-	params      *eval.Params // evaluation weights; nil for eval.DefaultParams
-	lmrLog      bool         // reductions grow with log(depth)·log(move number)
-	ttMinDepth  int          // nodes with less depth neither probe nor store
-	removalExt  bool         // a removal does not use up depth: a mill and its removal are one turn
-	iir         bool         // a node of depth >= 4 without a table move is searched one ply shallower
-	lmp         bool         // late quiet moves of non-PV nodes near the horizon are not searched
-	histLMR     bool         // late move reductions shrink or grow with the move's history
+	lmr      bool         // late move reductions
+	nullMove bool         // null move pruning while the side to move is placing
+	futility bool         // futility pruning of quiet moves near the horizon
+	qMills   bool         // quiescence also tries mill-closing actions
+	grain    int          // static scores are rounded to multiples of this
+	params   *eval.Params // evaluation weights; nil for eval.DefaultParams
 }
 
-var defaultTuning = tuning{lmr: true, qMills: true, grain: 1, parityGuess: 1, lmrLog: true}
+var defaultTuning = tuning{lmr: true, qMills: true, grain: 1}
 
 // New returns an engine with a transposition table of hashMB megabytes.
 func New(hashMB int) *Engine {
@@ -139,6 +132,13 @@ func (e *Engine) SetSeed(seed uint64) { e.rng = rand.New(rand.NewPCG(seed, 0x6d6
 // or PonderHit it sends right after starting the search cannot be lost;
 // Search arms itself when the caller did not.
 func (e *Engine) Prepare(ponder bool) {
+	e.arm(ponder)
+	e.prepared.Store(true)
+}
+
+// arm clears the stop request and a stale wake-up and records whether the
+// next search ponders.
+func (e *Engine) arm(ponder bool) {
 	e.userStop.Store(false)
 	e.stop.Store(false)
 	e.pondering.Store(ponder)
@@ -146,7 +146,6 @@ func (e *Engine) Prepare(ponder bool) {
 	case <-e.wake:
 	default:
 	}
-	e.prepared.Store(true)
 }
 
 // Nodes returns the nodes searched so far by the running (or last) search;
@@ -229,8 +228,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	e.report = report
 	e.depthNow = 0
 	if !e.prepared.CompareAndSwap(true, false) {
-		e.Prepare(lim.Ponder)
-		e.prepared.Store(false)
+		e.arm(lim.Ponder)
 	}
 	e.startNano.Store(time.Now().UnixNano())
 	e.lastInfo = time.Now()
@@ -390,12 +388,10 @@ func (w *worker) iterate(maxDepth int) {
 	var scores [MaxPly + 1]int
 	for d := 1; d <= maxDepth; d++ {
 		if d >= 3 {
-			switch w.tune.parityGuess {
-			case 1:
-				guess = scores[d-2]
-			case 2:
-				guess = (scores[d-1] + scores[d-2]) / 2
-			}
+			// Start MTD(f) from the score of two iterations back: its
+			// horizon has the same side to move, and placing-phase scores
+			// swing with the tempo.
+			guess = scores[d-2]
 		}
 		if w.id > 0 && skipDepth(w.id, d) {
 			continue

@@ -53,7 +53,6 @@ type worker struct {
 	stopped   bool
 	rootMoves []rootMove
 	pvIdx     int
-	rootDepth int // depth of the current iteration
 	// completed iteration results
 	bestMove  position.Move
 	bestScore int
@@ -153,7 +152,7 @@ func (w *worker) makeMove(ply int, m position.Move, childDepth int) int {
 	key := child.pos.Key()
 	// Prefetch only for a child that will probe: one searched at depth 0
 	// goes straight to quiescence, which does not use the table.
-	if !w.noPrefetch && childDepth > 0 && childDepth >= w.tune.ttMinDepth {
+	if !w.noPrefetch && childDepth > 0 {
 		w.tt.Prefetch(key)
 	}
 	n := len(w.keys)
@@ -194,10 +193,6 @@ func (w *worker) evaluate(p *position.Position) int {
 	}
 	return v
 }
-
-// lmpCount[d] is how many moves a non-PV node of depth d searches before
-// late quiet moves are pruned (the lmp experiment).
-var lmpCount = [4]int{0, 5, 8, 13}
 
 // search is fail-soft negamax alpha-beta with PVS, for the position at ply.
 func (w *worker) search(ply, alpha, beta, depth int) int {
@@ -244,12 +239,7 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	pk.Generate(w.r, p)
 	key := p.Key()
 	ttMove := position.NoMove
-	var ent tt.Entry
-	hit := false
-	useTT := depth >= w.tune.ttMinDepth
-	if useTT {
-		ent, hit = w.tt.Probe(key)
-	}
+	ent, hit := w.tt.Probe(key)
 	if hit {
 		ttMove = ent.Move
 		if !pvNode && (int(ent.Depth) >= depth && !w.exact || int(ent.Depth) == depth) {
@@ -260,12 +250,6 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 				return v
 			}
 		}
-	}
-
-	// Internal iterative reduction: with no table move the ordering is a
-	// guess, so spend one ply less here.
-	if w.tune.iir && ttMove == position.NoMove && depth >= 4 && !w.exact {
-		depth--
 	}
 
 	us := p.SideToMove()
@@ -332,15 +316,8 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 			}
 			continue
 		}
-		if w.tune.lmp && !pvNode && !w.exact && depth <= 3 && moveCount >= lmpCount[depth] && !tactical &&
-			best > -ValueMateBand && m != w.killers[ply][0] && m != w.killers[ply][1] {
-			continue
-		}
 		moveCount++
 		newDepth := depth - 1
-		if w.tune.removalExt && m.Kind() == position.KindRemove && ply < 2*w.rootDepth {
-			newDepth = depth
-		}
 		saved := w.makeMove(ply, m, newDepth)
 		var v int
 		if moveCount == 1 {
@@ -349,19 +326,9 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 			// Late move reductions for quiet moves.
 			red := 0
 			if w.tune.lmr && depth >= 3 && moveCount > 3 && !tactical && !w.exact && m != w.killers[ply][0] && m != w.killers[ply][1] {
-				if w.tune.lmrLog {
-					red = int(lmrTable[min(depth, 63)][min(moveCount, 63)])
-				} else {
-					red = 1
-					if moveCount > 8 && depth >= 5 {
-						red = 2
-					}
-				}
+				red = int(lmrTable[min(depth, 63)][min(moveCount, 63)])
 				if pvNode {
 					red--
-				}
-				if w.tune.histLMR {
-					red -= int(w.hist.Get(us, m)) / 6000
 				}
 				if red > newDepth-1 {
 					red = newDepth - 1
@@ -430,9 +397,7 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	if storeMove == position.NoMove {
 		storeMove = ttMove
 	}
-	if useTT {
-		w.tt.Store(key, storeMove, valueToTT(best, ply), 0, int8(depth), bound)
-	}
+	w.tt.Store(key, storeMove, valueToTT(best, ply), 0, int8(depth), bound)
 	return best
 }
 
@@ -529,7 +494,6 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 // rootSearch searches the root moves from w.pvIdx on with the window
 // (alpha, beta) and sorts them by score. It returns the best score.
 func (w *worker) rootSearch(alpha, beta, depth int) int {
-	w.rootDepth = depth
 	p := &w.stack[0].pos
 	w.pvLen[0] = 0
 	best := -ValueInfinite
