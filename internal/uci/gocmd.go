@@ -3,6 +3,7 @@ package uci
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -352,17 +353,23 @@ func (s *session) tick(now time.Time) {
 // cmdStop ends the running search; its bestmove follows (at once if it is
 // being held). stop without a search is ignored.
 func (s *session) cmdStop() {
-	r := s.run
-	if r == nil {
+	if s.run == nil {
 		s.log.Debug().Msg("stop without a search ignored")
 		return
 	}
+	s.stopRun(s.run)
+}
+
+// stopRun asks the search r to stop. If r has already finished and holds its
+// bestmove, the bestmove is written now. It reports whether r still runs.
+func (s *session) stopRun(r *run) bool {
 	if r.done {
 		s.emitBest(r, &r.held)
-		return
+		return false
 	}
 	r.stopSent = true
 	s.engine.Stop()
+	return true
 }
 
 // cmdPonderHit switches a pondering search to the normal clock. Without a
@@ -389,15 +396,9 @@ func (s *session) cmdPonderHit() {
 // wait), writing its info lines and bestmove.
 func (s *session) stopAndWait(wait time.Duration) {
 	r := s.run
-	if r == nil {
+	if r == nil || !s.stopRun(r) {
 		return
 	}
-	if r.done {
-		s.emitBest(r, &r.held)
-		return
-	}
-	r.stopSent = true
-	s.engine.Stop()
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	retry := time.NewTicker(tickEvery)
@@ -428,7 +429,7 @@ func (s *session) emitBest(r *run, res *search.Result) {
 	s.run = nil
 	s.stopTicker()
 	best := res.BestMove
-	if !contains(r.legal, best) {
+	if !slices.Contains(r.legal, best) {
 		alt := r.legal[0]
 		if len(r.lastPV) > 0 {
 			alt = r.lastPV[0]
@@ -436,7 +437,7 @@ func (s *session) emitBest(r *run, res *search.Result) {
 		s.log.Error().Str("bestmove", best.String()).Str("instead", alt.String()).Msg("search returned no legal move")
 		best = alt
 	}
-	if len(r.searchMoves) > 0 && !contains(r.searchMoves, best) {
+	if len(r.searchMoves) > 0 && !slices.Contains(r.searchMoves, best) {
 		s.log.Error().Str("bestmove", best.String()).Msg("search returned a move outside searchmoves")
 		best = r.searchMoves[0]
 	}
@@ -453,15 +454,6 @@ func (s *session) emitBest(r *run, res *search.Result) {
 	}
 	s.log.Debug().Int("search", r.id).Str("line", line).Dur("elapsed", time.Since(r.start)).Msg("search ended")
 	s.printf("%s", line)
-}
-
-func contains(moves []position.Move, m position.Move) bool {
-	for _, x := range moves {
-		if x == m {
-			return true
-		}
-	}
-	return false
 }
 
 // printInfo writes an info line: the full shape when the PV is a legal line

@@ -214,7 +214,7 @@ func parseSetOption(args []string) (name, value string, hasValue bool, err error
 // a search runs.
 func (s *session) cmdSetOption(args []string) error {
 	if s.run != nil {
-		return errors.New("setoption: a search is running; send stop first")
+		return errBusy("setoption")
 	}
 	name, value, hasValue, err := parseSetOption(args)
 	if err != nil {
