@@ -311,16 +311,17 @@ func ParseFEN(r *rules.Rules, fen string) (Position, error) {
 			}
 		}
 	}
-	if flags&flagStalemateRemoving != 0 && (r.StalemateAction != rules.StalemateRemoveAndMove || p.action != Remove) {
-		return p, fmt.Errorf("fen: %s needs StalemateAction 2 and a pending removal", extStalemateRemoving)
-	}
-	if flags&flagStalemateRemoving != 0 && p.phase == Placing {
-		// Only a blocked side in the moving phase removes this way.
-		return p, fieldErr(3, f[2], "a %s happens only in the moving phase", extStalemateRemoving)
-	}
-	if flags&flagStalemateRemoving != 0 && p.pending[them] != 0 {
-		// The remover moves again afterwards: the opponent's removal would be stranded.
-		return p, fieldErr(9+int(them), f[8+int(them)], "no removal can be pending for the side not to move during a %s", extStalemateRemoving)
+	if flags&flagStalemateRemoving != 0 {
+		switch {
+		case r.StalemateAction != rules.StalemateRemoveAndMove || p.action != Remove:
+			return p, fmt.Errorf("fen: %s needs StalemateAction 2 and a pending removal", extStalemateRemoving)
+		case p.phase == Placing:
+			// Only a blocked side in the moving phase removes this way.
+			return p, fieldErr(3, f[2], "a %s happens only in the moving phase", extStalemateRemoving)
+		case p.pending[them] != 0:
+			// The remover moves again afterwards: the opponent's removal would be stranded.
+			return p, fieldErr(9+int(them), f[8+int(them)], "no removal can be pending for the side not to move during a %s", extStalemateRemoving)
+		}
 	}
 	if flags&flagBothStalemateRemoving != 0 && (r.StalemateAction != rules.StalemateBothRemove || p.action != Remove) {
 		return p, fmt.Errorf("fen: %s needs StalemateAction 5 and a pending removal", extBothStalemateRemoving)
@@ -332,20 +333,16 @@ func ParseFEN(r *rules.Rules, fen string) (Position, error) {
 		p.result, p.reason = p.deriveResult(r)
 		return p, nil
 	}
-	for c := Color(0); c < 2; c++ {
-		if p.pieces[c].Count()+int(p.inHand[c]) < r.PiecesAtLeastCount {
-			p.gameOver(Winner(c^1), FewerPieces)
-			return p, nil
-		}
+	if !p.fewerPieces(r, White) {
+		p.checkGameOver(r)
 	}
-	p.checkGameOver(r)
 	return p, nil
 }
 
 // deriveResult works out who won a position that a FEN says is over.
 func (p *Position) deriveResult(r *rules.Rules) (Result, Reason) {
 	for c := Color(0); c < 2; c++ {
-		if p.pieces[c].Count()+int(p.inHand[c]) < r.PiecesAtLeastCount {
+		if p.tooFew(r, c) {
 			return Winner(c ^ 1), FewerPieces
 		}
 	}

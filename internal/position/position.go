@@ -212,12 +212,18 @@ func (p *Position) gameOver(res Result, why Reason) {
 // (MillFormationActionInPlacingPhase 1 and 2, StopPlacingWhenTwoEmptySquares).
 func (p *Position) fewerPieces(r *rules.Rules, first Color) bool {
 	for _, c := range [2]Color{first, first ^ 1} {
-		if p.pieces[c].Count()+int(p.inHand[c]) < r.PiecesAtLeastCount {
+		if p.tooFew(r, c) {
 			p.gameOver(Winner(c^1), FewerPieces)
 			return true
 		}
 	}
 	return false
+}
+
+// tooFew reports whether c has fewer than PiecesAtLeastCount pieces on board
+// and in hand.
+func (p *Position) tooFew(r *rules.Rules, c Color) bool {
+	return p.pieces[c].Count()+int(p.inHand[c]) < r.PiecesAtLeastCount
 }
 
 // millsFormed counts the mills that the piece of c just put on s closes. With
@@ -573,7 +579,7 @@ func (p *Position) remove(r *rules.Rules, t *bb.Topology, s bb.Square) {
 		p.marked |= bb.Bit(s)
 		p.key ^= zMarked[s]
 	}
-	if p.pieces[victim].Count()+int(p.inHand[victim]) < r.PiecesAtLeastCount {
+	if p.tooFew(r, victim) {
 		p.gameOver(Winner(victim^1), FewerPieces)
 		return
 	}
