@@ -34,6 +34,7 @@ func main() {
 // globals are the flags accepted before the subcommand.
 type globals struct {
 	logLevel string
+	level    zerolog.Level // logLevel parsed by check
 	logFile  string
 	hashMB   int
 	threads  int
@@ -127,19 +128,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // check validates the global flags.
 func (g *globals) check() error {
-	if g.hashMB < 1 || g.hashMB > uci.DefaultMaxHashMB {
-		return fmt.Errorf("--hash %d is out of range 1..%d", g.hashMB, uci.DefaultMaxHashMB)
+	if err := checkRange("--hash", g.hashMB, 1, uci.DefaultMaxHashMB); err != nil {
+		return err
 	}
-	if g.threads < 1 || g.threads > uci.DefaultMaxThreads {
-		return fmt.Errorf("--threads %d is out of range 1..%d", g.threads, uci.DefaultMaxThreads)
+	if err := checkRange("--threads", g.threads, 1, uci.DefaultMaxThreads); err != nil {
+		return err
 	}
 	p, ok := rules.PresetByName(g.variant)
 	if !ok {
 		return fmt.Errorf("--variant %q: unknown variant (want one of %s)", g.variant, strings.Join(rules.PresetKeys(), ", "))
 	}
 	g.variant = p.Key
-	if _, err := parseLevel(g.logLevel); err != nil {
-		return err
+	var err error
+	g.level, err = parseLevel(g.logLevel)
+	return err
+}
+
+// checkRange reports a flag value outside lo..hi.
+func checkRange(flag string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return fmt.Errorf("%s %d is out of range %d..%d", flag, v, lo, hi)
 	}
 	return nil
 }
@@ -159,13 +167,10 @@ func parseLevel(s string) (zerolog.Level, error) {
 	return l, nil
 }
 
-// newLogger returns the logger the flags ask for and a function that closes
-// its file. It never writes to stdout.
+// newLogger returns the logger the (checked) flags ask for and a function
+// that closes its file. It never writes to stdout.
 func newLogger(g *globals, stderr io.Writer) (zerolog.Logger, func(), error) {
-	level, err := parseLevel(g.logLevel)
-	if err != nil {
-		return zerolog.Nop(), func() {}, err
-	}
+	level := g.level
 	zerolog.TimeFieldFormat = "2006-01-02T15:04:05.000000Z07:00"
 	if g.logFile != "" {
 		f, err := os.OpenFile(g.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -237,19 +242,19 @@ func runBench(g *globals, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bench: %v (see millengine bench --help)\n", err)
 		return 2
 	}
-	switch {
-	case fs.NArg() > 0:
+	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "bench: unexpected argument %q\n", fs.Arg(0))
 		return 2
-	case *depth < 1 || *depth > search.MaxPly-1:
-		fmt.Fprintf(stderr, "bench: --depth %d is out of range 1..%d\n", *depth, search.MaxPly-1)
-		return 2
-	case *threads < 1 || *threads > uci.DefaultMaxThreads:
-		fmt.Fprintf(stderr, "bench: --threads %d is out of range 1..%d\n", *threads, uci.DefaultMaxThreads)
-		return 2
-	case *hash < 1 || *hash > uci.DefaultMaxHashMB:
-		fmt.Fprintf(stderr, "bench: --hash %d is out of range 1..%d\n", *hash, uci.DefaultMaxHashMB)
-		return 2
+	}
+	for _, err := range []error{
+		checkRange("--depth", *depth, 1, search.MaxPly-1),
+		checkRange("--threads", *threads, 1, uci.DefaultMaxThreads),
+		checkRange("--hash", *hash, 1, uci.DefaultMaxHashMB),
+	} {
+		if err != nil {
+			fmt.Fprintf(stderr, "bench: %v\n", err)
+			return 2
+		}
 	}
 	if _, err := search.Bench(search.BenchConfig{Depth: *depth, Threads: *threads, HashMB: *hash}, stdout); err != nil {
 		fmt.Fprintf(stderr, "bench: %v\n", err)
