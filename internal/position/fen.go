@@ -32,6 +32,20 @@ func fieldErr(n int, val string, format string, args ...any) error {
 	return fmt.Errorf("fen field %d (%s) %q: %s", n, fieldNames[n], val, fmt.Sprintf(format, args...))
 }
 
+// PointChar returns the FEN character of the point s: O white, @ black,
+// X marked, * empty.
+func (p *Position) PointChar(s bb.Square) byte {
+	switch {
+	case p.pieces[White].Has(s):
+		return 'O'
+	case p.pieces[Black].Has(s):
+		return '@'
+	case p.marked.Has(s):
+		return 'X'
+	}
+	return '*'
+}
+
 // FEN returns the position string (rules.md §5) with Sanmill square numbers.
 func (p *Position) FEN() string {
 	var sb strings.Builder
@@ -40,16 +54,7 @@ func (p *Position) FEN() string {
 		if s > 0 && s%8 == 0 {
 			sb.WriteByte('/')
 		}
-		switch {
-		case p.pieces[White].Has(s):
-			sb.WriteByte('O')
-		case p.pieces[Black].Has(s):
-			sb.WriteByte('@')
-		case p.marked.Has(s):
-			sb.WriteByte('X')
-		default:
-			sb.WriteByte('*')
-		}
+		sb.WriteByte(p.PointChar(s))
 	}
 	sb.WriteByte(' ')
 	sb.WriteByte("wb"[p.side])

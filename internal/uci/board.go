@@ -16,20 +16,6 @@ const (
 	pictureCols = 27
 )
 
-// pieceChar is the FEN character of the point s: O white, @ black, X marked,
-// * empty.
-func pieceChar(p *position.Position, s bb.Square) byte {
-	switch {
-	case p.Pieces(position.White).Has(s):
-		return 'O'
-	case p.Pieces(position.Black).Has(s):
-		return '@'
-	case p.Marked().Has(s):
-		return 'X'
-	}
-	return '*'
-}
-
 // cell returns the row and column of the point s in the picture.
 func cell(s bb.Square) (row, col int) {
 	l := s.String()
@@ -71,7 +57,7 @@ func boardPicture(r *rules.Rules, p *position.Position) []string {
 				grid[(ra+rb)/2][(ca+cb)/2] = ch
 			}
 		}
-		grid[ra][ca] = pieceChar(p, a)
+		grid[ra][ca] = p.PointChar(a)
 	}
 	out := make([]string, 0, pictureRows+1)
 	for i := range pictureRows {
