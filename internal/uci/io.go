@@ -2,6 +2,7 @@ package uci
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -30,16 +31,12 @@ func readLines(in io.Reader, out chan<- inputLine, done <-chan struct{}, log zer
 	br := bufio.NewReaderSize(in, 64<<10)
 	for {
 		l, err := readLine(br)
-		if err != nil && l.size == 0 {
-			if !errors.Is(err, io.EOF) {
-				log.Error().Err(err).Msg("reading input")
+		if l.size > 0 { // without an error a line holds at least its newline
+			select {
+			case out <- l:
+			case <-done:
+				return
 			}
-			return
-		}
-		select {
-		case out <- l:
-		case <-done:
-			return
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -148,7 +145,7 @@ type lineWriter struct {
 func (lw *lineWriter) Write(p []byte) (int, error) {
 	lw.partial = append(lw.partial, p...)
 	for {
-		i := strings.IndexByte(string(lw.partial), '\n')
+		i := bytes.IndexByte(lw.partial, '\n')
 		if i < 0 {
 			return len(p), nil
 		}
