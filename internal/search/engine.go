@@ -18,7 +18,6 @@ import (
 type Engine struct {
 	mu      sync.Mutex // guards opts
 	run     sync.Mutex // held by a running search; table changes wait for it
-	wmu     sync.Mutex // guards the workers slice for Nodes
 	opts    Options
 	tt      *tt.Table
 	workers []*worker
@@ -148,14 +147,6 @@ func (e *Engine) arm(ponder bool) {
 	}
 }
 
-// Nodes returns the nodes searched so far by the running (or last) search;
-// safe to call from any goroutine.
-func (e *Engine) Nodes() uint64 {
-	e.wmu.Lock()
-	defer e.wmu.Unlock()
-	return e.totalNodes()
-}
-
 // Stop ends a running search; its Result follows promptly. Safe from any goroutine.
 func (e *Engine) Stop() {
 	e.userStop.Store(true)
@@ -216,7 +207,7 @@ func nps(nodes uint64, el time.Duration) uint64 {
 // Search runs a search of the game's current position and returns its best
 // move (NoMove if the game is over or no action is legal). While it runs,
 // SetHash, ClearHash and NewGame wait for it; Options, SetOptions, Stop,
-// PonderHit, Nodes and HashFull do not. report, if not nil,
+// PonderHit and HashFull do not. report, if not nil,
 // is called from the search goroutine after every completed iteration and at
 // least once a second. In infinite or ponder mode Search does not return
 // before Stop (or, when pondering, PonderHit and the end of the search).
@@ -280,11 +271,9 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	}
 
 	// Prepare the workers.
-	e.wmu.Lock()
 	for len(e.workers) < opts.Threads {
 		e.workers = append(e.workers, newWorker(e, len(e.workers)))
 	}
-	e.wmu.Unlock()
 	ws := e.workers[:opts.Threads]
 	rootKeys := g.RepetitionKeys()
 	order := append([]position.Move(nil), moves...)

@@ -319,9 +319,10 @@ func (s *session) stopTicker() {
 	}
 }
 
-// tick supervises a running search: it repeats Stop and PonderHit (either
-// may reach the engine before its Search has reset its flags), enforces the
-// hard deadline and keeps info flowing at least once a second.
+// tick supervises a running search: it repeats Stop and PonderHit until the
+// search ends (an Engine may lose one that arrives before its Search has
+// started; search.Engine does not, as startSearch calls Prepare first),
+// enforces the hard deadline and keeps info flowing at least once a second.
 func (s *session) tick(now time.Time) {
 	r := s.run
 	if r == nil || r.done {
