@@ -153,7 +153,10 @@ func sortedTokens(moves []position.Move) []string {
 	return toks
 }
 
-// cmdDisplay prints the board and the state of the current position.
+// cmdDisplay prints the board and the state of the current position: fen,
+// key, side, phase, action, hands, pending removals, the result ("ongoing",
+// or the winner and the reason: a GUI shows the end of a game from it) and
+// the legal actions sorted.
 func (s *session) cmdDisplay() {
 	g := s.game
 	p := &g.Pos
@@ -167,6 +170,11 @@ func (s *session) cmdDisplay() {
 	s.printf("action: %s", p.Action())
 	s.printf("pieces in hand: white %d black %d", p.InHand(position.White), p.InHand(position.Black))
 	s.printf("pending removals: white %d black %d", p.PendingRemovals(position.White), p.PendingRemovals(position.Black))
+	if res, why := p.Result(); p.IsOver() {
+		s.printf("result: %s (%s)", res, why)
+	} else {
+		s.printf("result: ongoing")
+	}
 	s.printf("%s", strings.TrimRight("legal: "+strings.Join(sortedTokens(legalMoves(g)), " "), " "))
 }
 

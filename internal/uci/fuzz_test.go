@@ -27,7 +27,7 @@ var outputLine = func() []*regexp.Regexp {
 		`bestmove (none|x?[a-g][1-7](-[a-g][1-7])?)( ponder x?[a-g][1-7](-[a-g][1-7])?)?`,
 		// d
 		`[1-7 ] [ |\-\\/O@*X]+`, `  a   b   c   d   e   f   g`,
-		`(fen|key|side|phase|action|pieces in hand|pending removals): .+`, `legal:( x?[a-g][1-7](-[a-g][1-7])?)*`,
+		`(fen|key|side|phase|action|pieces in hand|pending removals|result): .+`, `legal:( x?[a-g][1-7](-[a-g][1-7])?)*`,
 		// go perft
 		`x?[a-g][1-7](-[a-g][1-7])?: \d+`, ``, `Nodes searched: \d+`,
 		// eval
