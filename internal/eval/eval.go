@@ -63,7 +63,7 @@ func stageOf(r *rules.Rules, p *position.Position, c position.Color) Stage {
 	if p.InHand(c) > 0 {
 		return StagePlacing
 	}
-	if r.MayFly && p.OnBoard(c) <= r.FlyPieceCount {
+	if p.CanFly(r, c) {
 		return StageFlying
 	}
 	return StageMoving
@@ -85,9 +85,7 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 		if pr := p.PendingRemovals(c); pr > 0 {
 			fc.pending = pr
 		}
-		placing := p.InHand(c) > 0
-		flying := !placing && r.MayFly && o.Count() <= r.FlyPieceCount
-		slides[c] = !placing && !flying
+		slides[c] = p.InHand(c) == 0 && !p.CanFly(r, c)
 		var nb bb.Bitboard
 		for b := o; b != 0; {
 			s := b.PopFirst()

@@ -65,12 +65,6 @@ func RemovalTargets(r *rules.Rules, p *position.Position) bb.Bitboard {
 	return targets &^ inMill
 }
 
-// canFly reports whether the side to move flies instead of sliding.
-func canFly(r *rules.Rules, p *position.Position) bool {
-	us := p.SideToMove()
-	return r.MayFly && p.InHand(us) == 0 && p.Pieces(us).Count() <= r.FlyPieceCount
-}
-
 // Generate fills ml with every legal action of p.
 func Generate(r *rules.Rules, p *position.Position, ml *MoveList) {
 	ml.N = 0
@@ -101,7 +95,7 @@ func Generate(r *rules.Rules, p *position.Position, ml *MoveList) {
 func generateSlides(r *rules.Rules, p *position.Position, ml *MoveList) {
 	t := r.Topology()
 	empty := p.Empty()
-	fly := canFly(r, p)
+	fly := p.CanFly(r, p.SideToMove())
 	restrict := r.RestrictRepeatedMillsFormation
 	for b := p.Pieces(p.SideToMove()); b != 0; {
 		from := b.PopFirst()
@@ -145,7 +139,7 @@ func Count(r *rules.Rules, p *position.Position) int {
 	t := r.Topology()
 	empty := p.Empty()
 	own := p.Pieces(p.SideToMove())
-	if canFly(r, p) {
+	if p.CanFly(r, p.SideToMove()) {
 		return n + own.Count()*empty.Count()
 	}
 	for b := own; b != 0; {
@@ -196,7 +190,7 @@ func whyIllegal(r *rules.Rules, p *position.Position, m position.Move) string {
 		return fmt.Sprintf("%s is placing, it may not slide", us)
 	case m.Kind() == position.KindSlide && !p.Pieces(us).Has(m.From()):
 		return fmt.Sprintf("%s has no piece on %s", us, m.From())
-	case m.Kind() == position.KindSlide && !r.Topology().Adjacent[m.From()].Has(m.To()) && !canFly(r, p):
+	case m.Kind() == position.KindSlide && !r.Topology().Adjacent[m.From()].Has(m.To()) && !p.CanFly(r, p.SideToMove()):
 		return fmt.Sprintf("%s is not next to %s and %s may not fly", m.To(), m.From(), us)
 	case m.Kind() == position.KindSlide && p.IsRepeatedMill(r, m.From(), m.To()):
 		return "it re-forms the last mill by moving straight back"

@@ -1,6 +1,7 @@
 package movegen_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -204,4 +205,77 @@ func TestStalemateRemovalWithoutNeighbour(t *testing.T) {
 	if got, want := tokens(&r, &p), "xe5 xe4 xd6 xf6 xf4"; got != want {
 		t.Errorf("removals %q, want %q", got, want)
 	}
+}
+
+// TestPlacingRemovalIsNeverStalemate: with StalemateAction 2 or 3 a removal
+// is a stalemate removal only for a side blocked in the moving phase. A mill
+// closed while placing gives an ordinary removal (mill protection applies,
+// the victim need not stand next to the remover) even when every piece of the
+// remover happens to be surrounded. Random placing-phase removal positions
+// are checked, and the test insists that some of them have a surrounded
+// remover, where the old inference chose the stalemate targets.
+func TestPlacingRemovalIsNeverStalemate(t *testing.T) {
+	for _, sa := range []int{rules.StalemateRemoveAndMove, rules.StalemateRemoveAndPass} {
+		r, _ := rules.PresetByName("zhi-qi")
+		rl := r.Rules
+		rl.StalemateAction = sa
+		top := rl.Topology()
+		rng := uint64(12345)
+		next := func(n int) int {
+			rng ^= rng << 13
+			rng ^= rng >> 7
+			rng ^= rng << 17
+			return int(rng % uint64(n))
+		}
+		surrounded, differs := 0, 0
+		for i := 0; i < 200000 && differs < 20; i++ {
+			var w, b bb.Bitboard
+			nw, nb := 4+next(6), 3+next(8)
+			for w.Count() < nw {
+				w |= bb.Bit(bb.Square(next(bb.NumSquares)))
+			}
+			for b.Count() < nb {
+				if s := bb.Bit(bb.Square(next(bb.NumSquares))); s&w == 0 {
+					b |= s
+				}
+			}
+			if top.CountMills(w) == 0 || top.Neighbours(w)&^(w|b) != 0 {
+				continue // no mill to remove for, or a free neighbour
+			}
+			board := []byte(strings.Repeat("*", bb.NumSquares))
+			for s := bb.Square(0); s < bb.NumSquares; s++ {
+				switch {
+				case w.Has(s):
+					board[s] = 'O'
+				case b.Has(s):
+					board[s] = '@'
+				}
+			}
+			fen := string(board[0:8]) + "/" + string(board[8:16]) + "/" + string(board[16:24]) +
+				" w p r " + itoa(nw) + " " + itoa(12-nw) + " " + itoa(nb) + " " + itoa(12-nb) + " 1 0 0 0 0 0 0 0 5"
+			p, err := position.ParseFEN(&rl, fen)
+			if err != nil {
+				continue
+			}
+			surrounded++
+			got := movegen.RemovalTargets(&rl, &p)
+			want := b &^ top.InMills(b)
+			if want == 0 {
+				want = b
+			}
+			if got != want {
+				t.Fatalf("StalemateAction %d, %s: removal targets %v, want the mill-protected %v", sa, fen, got, want)
+			}
+			if near := b & top.Neighbours(w); near != 0 && near != want {
+				differs++
+			}
+		}
+		if differs == 0 {
+			t.Fatalf("StalemateAction %d: no surrounded remover whose stalemate targets differ (%d surrounded)", sa, surrounded)
+		}
+	}
+}
+
+func itoa(n int) string {
+	return strconv.Itoa(n)
 }

@@ -198,9 +198,12 @@ func (c *context) init(r *rules.Rules, p *position.Position) {
 	if p.PendingRemovals(side) < 0 {
 		c.us, c.them = c.them, c.us // removing own pieces: rank them as the victim's
 	}
-	c.fly = r.MayFly && p.InHand(side) == 0 && c.us.Count() <= r.FlyPieceCount
-	oppFly := r.MayFly && p.InHand(side^1) == 0 && c.them.Count() <= r.FlyPieceCount
-	if p.InHand(side^1) > 0 || oppFly {
+	mover, victim := side, side^1
+	if p.PendingRemovals(side) < 0 {
+		mover, victim = victim, mover
+	}
+	c.fly = p.CanFly(r, mover)
+	if p.InHand(victim) > 0 || p.CanFly(r, victim) {
 		c.oppReach = c.empty
 	} else {
 		c.oppReach = c.t.Neighbours(c.them) & c.empty

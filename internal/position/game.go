@@ -55,13 +55,8 @@ func (g *Game) Play(m Move) {
 // just reached by a slide, given the keys of the positions reached by slides
 // since the last placement or removal (the current one included, last).
 func DrawByRule(r *rules.Rules, p *Position, keys []uint32) (Result, Reason) {
-	n := p.Rule50()
-	if n >= r.NMoveRule {
-		return Draw, NMoveRule
-	}
-	if r.EndgameNMoveRule < r.NMoveRule && n >= r.EndgameNMoveRule &&
-		(p.OnBoard(White) == 3 || p.OnBoard(Black) == 3) && p.InHand(White) == 0 && p.InHand(Black) == 0 {
-		return Draw, EndgameNMoveRule
+	if why := p.NMoveDraw(r); why != NoReason {
+		return Draw, why
 	}
 	if r.ThreefoldRepetitionRule && len(keys) > 0 {
 		key := keys[len(keys)-1]

@@ -459,3 +459,60 @@ func TestFewerPiecesFromHand(t *testing.T) {
 		t.Errorf("Black has %d on board and %d in hand", p.OnBoard(position.Black), p.InHand(position.Black))
 	}
 }
+
+// TestCanFly pins the one home of the flying rule: no pieces in hand, at most
+// FlyPieceCount on the board, and MayFly.
+func TestCanFly(t *testing.T) {
+	r := rules.Default()
+	tests := []struct {
+		fen        string
+		mayFly     bool
+		flyCount   int
+		white, blk bool
+	}{
+		{boardString(t, "a7 d7 b4", "d5 e5 f2 d1") + " w m s 3 0 4 0 0 0 0 0 0 0 0 0 40", true, 3, true, false},
+		{boardString(t, "a7 d7 b4", "d5 e5 f2 d1") + " w m s 3 0 4 0 0 0 0 0 0 0 0 0 40", false, 3, false, false},
+		{boardString(t, "a7 d7 b4", "d5 e5 f2 d1") + " w m s 3 0 4 0 0 0 0 0 0 0 0 0 40", true, 4, true, true},
+		// Three on the board but one still in hand: placing, not flying.
+		{boardString(t, "a7 d7 b4", "d5 e5 f2") + " w p p 3 1 3 1 0 0 0 0 0 0 0 0 8", true, 3, false, false},
+	}
+	for _, tc := range tests {
+		rr := r
+		rr.MayFly, rr.FlyPieceCount = tc.mayFly, tc.flyCount
+		p := mustParse(t, &rr, tc.fen)
+		if got := p.CanFly(&rr, position.White); got != tc.white {
+			t.Errorf("%s MayFly %t fly %d: white CanFly %t", tc.fen, tc.mayFly, tc.flyCount, got)
+		}
+		if got := p.CanFly(&rr, position.Black); got != tc.blk {
+			t.Errorf("%s MayFly %t fly %d: black CanFly %t", tc.fen, tc.mayFly, tc.flyCount, got)
+		}
+	}
+}
+
+// TestNMoveDraw pins the N-move rules of a single position.
+func TestNMoveDraw(t *testing.T) {
+	three := func(n int) string {
+		return boardString(t, "a7 d7 b4", "d5 e5 f2 d1") + fmt.Sprintf(" w m s 3 0 4 0 0 0 0 0 0 0 0 %d 40", n)
+	}
+	four := boardString(t, "a7 d7 b4 b2", "d5 e5 f2 d1") + " w m s 4 0 4 0 0 0 0 0 0 0 0 30 40"
+	tests := []struct {
+		fen      string
+		n, endgN int
+		want     position.Reason
+	}{
+		{three(29), 100, 30, position.NoReason},
+		{three(30), 100, 30, position.EndgameNMoveRule},
+		{four, 100, 30, position.NoReason},
+		{three(30), 30, 30, position.NMoveRule},
+		{three(99), 100, 100, position.NoReason},
+		{three(100), 100, 100, position.NMoveRule},
+	}
+	for _, tc := range tests {
+		r := rules.Default()
+		r.NMoveRule, r.EndgameNMoveRule = tc.n, tc.endgN
+		p := mustParse(t, &r, tc.fen)
+		if got := p.NMoveDraw(&r); got != tc.want {
+			t.Errorf("%s N %d endgame %d: %s, want %s", tc.fen, tc.n, tc.endgN, got, tc.want)
+		}
+	}
+}

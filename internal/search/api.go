@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/tt"
 )
 
 // Scores are from the side to move's view; 100 is one piece.
@@ -105,20 +106,9 @@ type Info struct {
 	HashFull int // permille
 	Time     time.Duration
 	PV       []position.Move
-	Bound    Bound // Exact, or Lower/Upper for a fail-high/low report
-	MateIn   int   // turns to mate (negative: mated), 0 if not a mate score
+	Bound    tt.Bound // Exact, or Lower/Upper for a fail-high/low report
+	MateIn   int      // turns to mate (negative: mated), 0 if not a mate score
 }
-
-// Bound qualifies a score.
-type Bound uint8
-
-// Bounds.
-const (
-	BoundNone  Bound = 0
-	BoundUpper Bound = 1 // the true score is at most this
-	BoundLower Bound = 2 // the true score is at least this
-	BoundExact Bound = 3
-)
 
 // ScoreString renders the score as UCI does: "cp 35" or "mate 3".
 func (i *Info) ScoreString() string {
@@ -127,9 +117,9 @@ func (i *Info) ScoreString() string {
 		s = fmt.Sprintf("mate %d", i.MateIn)
 	}
 	switch i.Bound {
-	case BoundLower:
+	case tt.BoundLower:
 		s += " lowerbound"
-	case BoundUpper:
+	case tt.BoundUpper:
 		s += " upperbound"
 	}
 	return s

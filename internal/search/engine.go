@@ -454,7 +454,7 @@ func (e *Engine) iterationDone(w *worker, d int) {
 		}
 		sc := w.rootMoves[i].score
 		e.report(Info{Depth: d, SelDepth: w.selDepth, MultiPV: i + 1, Score: sc, Nodes: n,
-			NPS: nps(n, el), HashFull: hf, Time: el, PV: pv, Bound: BoundExact,
+			NPS: nps(n, el), HashFull: hf, Time: el, PV: pv, Bound: tt.BoundExact,
 			MateIn: mateIn(w, sc, pv)})
 	}
 	e.lastInfo = time.Now()

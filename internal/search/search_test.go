@@ -195,11 +195,7 @@ func (s *refSearch) quiesce(p position.Position, keys []uint32, since, ply, qd i
 }
 
 func refDrawn(r *rules.Rules, p *position.Position, keys []uint32, since int) bool {
-	if p.Rule50() >= r.NMoveRule {
-		return true
-	}
-	if r.EndgameNMoveRule < r.NMoveRule && p.Rule50() >= r.EndgameNMoveRule &&
-		(p.OnBoard(position.White) == 3 || p.OnBoard(position.Black) == 3) {
+	if p.NMoveDraw(r) != position.NoReason {
 		return true
 	}
 	key := p.Key()

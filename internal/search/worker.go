@@ -118,17 +118,10 @@ func terminal(p *position.Position, ply int) int {
 func (w *worker) drawnByRule(ply int) bool {
 	f := &w.stack[ply]
 	p := &f.pos
-	r := w.r
-	n := p.Rule50()
-	if n >= r.NMoveRule {
+	if p.NMoveDraw(w.r) != position.NoReason {
 		return true
 	}
-	if r.EndgameNMoveRule < r.NMoveRule && n >= r.EndgameNMoveRule &&
-		(p.OnBoard(position.White) == 3 || p.OnBoard(position.Black) == 3) &&
-		p.InHand(position.White) == 0 && p.InHand(position.Black) == 0 {
-		return true
-	}
-	if !r.ThreefoldRepetitionRule {
+	if !w.r.ThreefoldRepetitionRule {
 		return false
 	}
 	key := p.Key()

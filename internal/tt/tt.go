@@ -20,10 +20,11 @@ import (
 	"github.com/millengine/millengine/internal/position"
 )
 
-// Bound says how a stored value relates to the true score.
+// Bound says how a value relates to the true score: the table stores it
+// with each entry and the search reports it with each score.
 type Bound uint8
 
-// Bounds; the numbering matches search.Bound.
+// Bounds.
 const (
 	BoundNone  Bound = 0
 	BoundUpper Bound = 1 // value is an upper bound (fail low)

@@ -8,6 +8,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/search"
+	"github.com/millengine/millengine/internal/tt"
 )
 
 // fakeEngine is a scripted Engine for testing the loop's control of a search
@@ -96,7 +97,7 @@ func firstLegal(g *position.Game) position.Move {
 func quickResult(g *position.Game, report func(search.Info)) search.Result {
 	m := firstLegal(g)
 	report(search.Info{Depth: 1, SelDepth: 1, MultiPV: 1, Score: 7, Nodes: 10, NPS: 1000,
-		Time: time.Millisecond, PV: []position.Move{m}, Bound: search.BoundExact})
+		Time: time.Millisecond, PV: []position.Move{m}, Bound: tt.BoundExact})
 	return search.Result{BestMove: m, Depth: 1, Nodes: 10, PV: []position.Move{m}}
 }
 
