@@ -631,11 +631,3 @@ func (p *Position) remove(r *rules.Rules, t *bb.Topology, s bb.Square) {
 		p.checkGameOver(r)
 	}
 }
-
-// DoNull passes the turn without acting: the search's null move. It is only
-// meant for positions where both sides are placing and nothing is pending,
-// where passing never leaves a side without an action.
-func (p *Position) DoNull() {
-	p.changeSide()
-	p.ply++
-}

@@ -24,6 +24,13 @@ const (
 // MaxPly bounds the depth of the search tree.
 const MaxPly = 128
 
+// Ranges of the search options, shared by the protocol, the command line and
+// SetOptions.
+const (
+	MaxSkillLevel      = 30 // full strength; lower levels play weaker
+	MaxQuiescenceDepth = 4  // plies of removals and mill closings past the horizon
+)
+
 // Algorithm selects the search driver.
 type Algorithm int
 
@@ -82,16 +89,16 @@ type Options struct {
 	Threads            int           // lazy SMP threads, 1 or more
 	MultiPV            int           // principal variations to report, 1 or more
 	MoveOverhead       time.Duration // kept in reserve per move for communication
-	SkillLevel         int           // 0–30; below 30 the engine plays weaker
+	SkillLevel         int           // 0–MaxSkillLevel; below it the engine plays weaker
 	Shuffling          bool          // random choice among equally scored root moves
 	Algorithm          Algorithm     // search driver
-	MaxQuiescenceDepth int           // plies of pending removals resolved past the horizon (0–4)
+	MaxQuiescenceDepth int           // plies of pending removals resolved past the horizon (0–MaxQuiescenceDepth)
 }
 
 // DefaultOptions returns the options of a fresh engine.
 func DefaultOptions() Options {
 	return Options{Threads: 1, MultiPV: 1, MoveOverhead: 10 * time.Millisecond,
-		SkillLevel: 30, Algorithm: MTDF, MaxQuiescenceDepth: 2}
+		SkillLevel: MaxSkillLevel, Algorithm: MTDF, MaxQuiescenceDepth: 2}
 }
 
 // Info is the progress report of one completed iteration (or a periodic

@@ -12,20 +12,17 @@ import (
 func benchWorker(b *testing.B, g *position.Game, hashMB int) *worker {
 	b.Helper()
 	e := New(hashMB)
+	s := &searchRun{e: e, opts: e.Options(), maxDepth: MaxPly - 1}
 	w := newWorker(e, 0)
 	e.workers = []*worker{w}
-	e.hard = 0
-	w.r = &g.Rules
-	w.tt = e.tt
-	w.opts = DefaultOptions()
-	w.stop = &e.stop
-	w.stack[0] = frame{pos: g.Pos}
+	s.workers = e.workers
+	w.start(s, g, nil, 0)
 	return w
 }
 
 func benchSearch(b *testing.B, g *position.Game, depth, hashMB int, noPrefetch bool) {
 	w := benchWorker(b, g, hashMB)
-	w.noPrefetch = noPrefetch
+	w.benchNoPrefetch = noPrefetch
 	var nodes uint64
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -248,7 +248,7 @@ func TestDriversAgreeWithMinimax(t *testing.T) {
 		want := ref.value(g.Pos, keys, 0, depths[i], 0, false)
 		for _, algo := range []Algorithm{MTDF, AlphaBeta, PVS} {
 			e := New(4)
-			e.exact = true
+			e.testExact = true
 			o := opts
 			o.Algorithm = algo
 			e.SetOptions(o)

@@ -2,14 +2,14 @@ package search
 
 import "github.com/millengine/millengine/internal/position"
 
-// pickWeaker chooses the move of a weakened engine (SkillLevel below 30)
+// pickWeaker chooses the move of a weakened engine (SkillLevel below MaxSkillLevel)
 // among the MultiPV lines of the last iteration: the lower the level, the
 // more a worse score is forgiven and the more random noise decides. A won
 // line is always taken and a lost one is never chosen while another exists,
 // so weak play stays legal and sensible.
 func (e *Engine) pickWeaker(w *worker, level int) position.Move {
 	rms := w.rootMoves
-	n := w.opts.MultiPV
+	n := w.run.opts.MultiPV
 	if n > len(rms) {
 		n = len(rms)
 	}

@@ -2,7 +2,6 @@ package search
 
 import (
 	"math"
-	"sort"
 	"sync/atomic"
 
 	"github.com/millengine/millengine/internal/eval"
@@ -29,40 +28,68 @@ type rootMove struct {
 }
 
 // worker is one search thread. It owns its position stack, killers and
-// history; it shares the transposition table and the stop flag.
+// history; it shares the transposition table, the stop flag and the
+// searchRun of the current search.
 type worker struct {
-	id         int
-	e          *Engine
-	r          *rules.Rules
-	tt         *tt.Table
-	opts       Options
-	exact      bool // no reductions, table cutoffs only at equal depth (tests)
-	noPrefetch bool // benchmarks: do not prefetch the child's bucket
-	tune       tuning
-	stop       *atomic.Bool
-	stack      [MaxPly + 2]frame
-	keys       []uint32 // keys reached by slides since the last irreversible move, game then path
-	killers    [MaxPly + 2][2]position.Move
-	hist       movepick.History
-	pv         [MaxPly + 2][MaxPly + 2]position.Move
-	pvLen      [MaxPly + 2]int
+	id        int
+	e         *Engine
+	run       *searchRun
+	r         *rules.Rules
+	tt        *tt.Table
+	params    *eval.Params
+	testExact bool // no reductions, table cutoffs only at equal depth (tests)
+	stop      *atomic.Bool
+	stack     [MaxPly + 2]frame
+	keys      []uint32 // keys reached by slides since the last irreversible move, game then path
+	killers   [MaxPly + 2][2]position.Move
+	hist      movepick.History
+	pv        [MaxPly + 2][MaxPly + 2]position.Move
+	pvLen     [MaxPly + 2]int
 
 	nodes     uint64
 	published atomic.Uint64
+	nodeLimit uint64 // this thread's share of a node limit, 0 for none
 	selDepth  int
 	stopped   bool
 	rootMoves []rootMove
 	pvIdx     int
-	// completed iteration results
+	// the result of the last completed iteration
 	bestMove  position.Move
 	bestScore int
 	bestDepth int
 	bestPV    []position.Move
-	limitNode uint64 // per-thread node limit, 0 for none
+
+	// benchNoPrefetch is a benchmark hook: do not prefetch the child's bucket.
+	benchNoPrefetch bool
 }
 
 func newWorker(e *Engine, id int) *worker {
 	return &worker{id: id, e: e, keys: make([]uint32, 0, 1024)}
+}
+
+// start readies the worker for the search s of g's position, with the root
+// moves in the given order. History and killers are kept from earlier
+// searches (NewGame clears them).
+func (w *worker) start(s *searchRun, g *position.Game, order []position.Move, nodeLimit uint64) {
+	e := s.e
+	w.run = s
+	w.r = &g.Rules
+	w.tt = e.tt
+	w.params = e.evalParams
+	w.testExact = e.testExact
+	w.stop = &e.stop
+	w.stack[0] = frame{pos: g.Pos}
+	w.keys = append(w.keys[:0], g.RepetitionKeys()...)
+	w.nodes = 0
+	w.published.Store(0)
+	w.nodeLimit = nodeLimit
+	w.stopped = false
+	w.selDepth = 0
+	w.bestMove, w.bestScore, w.bestDepth, w.bestPV = position.NoMove, 0, 0, nil
+	w.rootMoves = w.rootMoves[:0]
+	for _, m := range order {
+		w.rootMoves = append(w.rootMoves, rootMove{move: m, score: -ValueInfinite, prevScore: -ValueInfinite})
+	}
 }
 
 // valueToTT converts a mate score relative to the root into one relative to
@@ -88,14 +115,28 @@ func valueFromTT(v int16, ply int) int {
 	return x
 }
 
+// boundOf says how a fail-soft result best of the window (alpha, beta)
+// relates to the true score.
+func boundOf(best, alpha, beta int) tt.Bound {
+	switch {
+	case best >= beta:
+		return tt.BoundLower
+	case best <= alpha:
+		return tt.BoundUpper
+	}
+	return tt.BoundExact
+}
+
+// countNode counts a node; every pollEvery nodes it publishes the count,
+// lets the main worker poll the clock, and applies the node limit.
 func (w *worker) countNode() {
 	w.nodes++
-	if w.nodes&1023 == 0 {
+	if w.nodes&(pollEvery-1) == 0 {
 		w.published.Store(w.nodes)
 		if w.id == 0 {
-			w.e.poll(w)
+			w.run.poll(w)
 		}
-		if w.limitNode > 0 && w.nodes >= w.limitNode {
+		if w.nodeLimit > 0 && w.nodes >= w.nodeLimit {
 			w.stop.Store(true)
 		}
 	}
@@ -114,7 +155,8 @@ func terminal(p *position.Position, ply int) int {
 }
 
 // drawnByRule reports whether the position at ply, reached by a slide, is a
-// draw by the N-move rules or by a repetition of an earlier position.
+// draw by the N-move rules or by a repetition of an earlier position (inside
+// the search a single repetition is enough).
 func (w *worker) drawnByRule(ply int) bool {
 	f := &w.stack[ply]
 	p := &f.pos
@@ -145,7 +187,7 @@ func (w *worker) makeMove(ply int, m position.Move, childDepth int) int {
 	key := child.pos.Key()
 	// Prefetch only for a child that will probe: one searched at depth 0
 	// goes straight to quiescence, which does not use the table.
-	if !w.noPrefetch && childDepth > 0 {
+	if !w.benchNoPrefetch && childDepth > 0 {
 		w.tt.Prefetch(key)
 	}
 	n := len(w.keys)
@@ -168,33 +210,21 @@ func (w *worker) sub(ply, alpha, beta, depth int) int {
 	return -w.search(ply+1, -beta, -alpha, depth)
 }
 
-// evaluate returns the static score rounded to the grain: a coarser grain
-// lets MTD(f) converge in fewer zero-window passes.
+// evaluate returns the static score of p for the side to move.
 func (w *worker) evaluate(p *position.Position) int {
-	var v int
-	if w.tune.params != nil {
-		v = eval.EvaluateWith(w.tune.params, w.r, p)
-	} else {
-		v = eval.Evaluate(w.r, p)
-	}
-	if g := w.tune.grain; g > 1 {
-		if v >= 0 {
-			v = (v + g/2) / g * g
-		} else {
-			v = -((-v + g/2) / g * g)
-		}
-	}
-	return v
+	return eval.EvaluateWith(w.params, w.r, p)
 }
 
 // search is fail-soft negamax alpha-beta with PVS, for the position at ply.
 func (w *worker) search(ply, alpha, beta, depth int) int {
+	// Step 1. Initialise the node.
 	f := &w.stack[ply]
 	p := &f.pos
 	w.pvLen[ply] = ply
-	if ply > w.selDepth {
-		w.selDepth = ply
-	}
+	w.selDepth = max(w.selDepth, ply)
+
+	// Step 2. An aborted search, a finished game, a draw by the rules, the
+	// horizon.
 	if w.stop.Load() {
 		w.stopped = true
 		return 0
@@ -213,72 +243,30 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	}
 	pvNode := beta-alpha > 1
 
-	// Mate distance pruning: no line can do better than mating now.
+	// Step 3. Mate distance pruning: no line can do better than mating now.
 	if ply > 0 {
-		if a := -ValueMate + ply; a > alpha {
-			alpha = a
-		}
-		if b := ValueMate - ply - 1; b < beta {
-			beta = b
-		}
+		alpha = max(alpha, -ValueMate+ply)
+		beta = min(beta, ValueMate-ply-1)
 		if alpha >= beta {
 			return alpha
 		}
 	}
 
-	// Generate first: the table's bucket was prefetched when the move leading
-	// here was made and arrives meanwhile.
+	// Step 4. Generate, then look the position up in the table: its bucket
+	// was prefetched when the move leading here was made and arrives
+	// meanwhile. A deep enough entry ends a non-PV node.
 	var pk movepick.Picker
 	pk.Generate(w.r, p)
 	key := p.Key()
 	ttMove := position.NoMove
-	ent, hit := w.tt.Probe(key)
-	if hit {
+	if ent, hit := w.tt.Probe(key); hit {
 		ttMove = ent.Move
-		if !pvNode && (int(ent.Depth) >= depth && !w.exact || int(ent.Depth) == depth) {
-			v := valueFromTT(ent.Value, ply)
-			if (ent.Bound == tt.BoundExact) ||
-				(ent.Bound == tt.BoundLower && v >= beta) ||
-				(ent.Bound == tt.BoundUpper && v <= alpha) {
+		if !pvNode {
+			if v, ok := w.ttCutoff(&ent, ply, depth, alpha, beta); ok {
 				return v
 			}
 		}
 	}
-
-	us := p.SideToMove()
-	staticEval := ValueNone
-	if !pvNode && (w.tune.nullMove || w.tune.futility) && !w.exact {
-		if hit && ent.Eval != 0 {
-			staticEval = int(ent.Eval)
-		} else {
-			staticEval = w.evaluate(p)
-		}
-	}
-
-	// Null move: while both sides are still placing there is no zugzwang, so
-	// a position that stays good after passing is good enough to cut.
-	if w.tune.nullMove && !pvNode && !w.exact && depth >= 3 && ply > 0 && f.move != position.NoMove &&
-		p.Action() == position.Place && p.InHand(us) > 0 && p.InHand(us^1) > 0 &&
-		staticEval >= beta && beta > -ValueMateBand && beta < ValueMateBand {
-		red := 2 + depth/4
-		child := &w.stack[ply+1]
-		child.pos = *p
-		child.pos.DoNull()
-		child.move = position.NoMove
-		child.since = len(w.keys)
-		w.countNode()
-		v := -w.search(ply+1, -beta, -beta+1, depth-1-red)
-		if w.stopped {
-			return 0
-		}
-		if v >= beta {
-			if v > ValueMateBand {
-				v = beta
-			}
-			return v
-		}
-	}
-
 	pk.Prepare(ttMove, w.killers[ply], &w.hist)
 	if pk.Len() == 0 {
 		// Cannot happen in a consistent position that is not over; score it
@@ -286,6 +274,9 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		return -ValueMate + ply
 	}
 
+	// Step 5. The move loop: the first move with the full window, the others
+	// with a zero window (reduced if late and quiet), searched again when
+	// they beat alpha.
 	origAlpha := alpha
 	best := -ValueInfinite
 	bestMove := position.NoMove
@@ -293,22 +284,12 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	moveCount := 0
 	var quiets [movegen.MaxMoves]position.Move
 	nq := 0
-	futile := w.tune.futility && !pvNode && !w.exact && depth <= 2 && staticEval != ValueNone &&
-		staticEval+futilityMargin[depth] <= alpha
 	for {
 		m, ok := pk.Next()
 		if !ok {
 			break
 		}
-		sc := pk.LastScore()
-		tactical := movepick.IsTactical(sc) || m.Kind() == position.KindRemove || m == ttMove
-		if futile && moveCount > 0 && !tactical {
-			// A quiet move cannot lift a position this far below alpha.
-			if v := staticEval + futilityMargin[depth]; v > best {
-				best = v
-			}
-			continue
-		}
+		tactical := movepick.IsTactical(pk.LastScore()) || m.Kind() == position.KindRemove || m == ttMove
 		moveCount++
 		newDepth := depth - 1
 		saved := w.makeMove(ply, m, newDepth)
@@ -316,20 +297,7 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		if moveCount == 1 {
 			v = w.sub(ply, alpha, beta, newDepth)
 		} else {
-			// Late move reductions for quiet moves.
-			red := 0
-			if w.tune.lmr && depth >= 3 && moveCount > 3 && !tactical && !w.exact && m != w.killers[ply][0] && m != w.killers[ply][1] {
-				red = int(lmrTable[min(depth, 63)][min(moveCount, 63)])
-				if pvNode {
-					red--
-				}
-				if red > newDepth-1 {
-					red = newDepth - 1
-				}
-				if red < 0 {
-					red = 0
-				}
-			}
+			red := w.reduction(ply, depth, moveCount, m, tactical, pvNode)
 			v = w.sub(ply, alpha, alpha+1, newDepth-red)
 			if v > alpha && red > 0 {
 				v = w.sub(ply, alpha, alpha+1, newDepth)
@@ -342,6 +310,8 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		if w.stopped {
 			return 0
 		}
+
+		// Step 6. A new best move: the PV and alpha follow it; beta cuts.
 		if v > best {
 			best = v
 			if v > alpha {
@@ -349,10 +319,7 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 				bestQuiet = !tactical && m.Kind() != position.KindRemove
 				alpha = v
 				if pvNode {
-					w.pv[ply][ply] = m
-					n := w.pvLen[ply+1]
-					copy(w.pv[ply][ply+1:n], w.pv[ply+1][ply+1:n])
-					w.pvLen[ply] = n
+					w.updatePV(ply, m)
 				}
 				if alpha >= beta {
 					break
@@ -365,33 +332,73 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		}
 	}
 
+	// Step 7. A quiet move that cut is a killer; history rewards it and
+	// punishes the quiet moves tried before it.
 	if best >= beta && bestQuiet {
-		if w.killers[ply][0] != bestMove {
-			w.killers[ply][1] = w.killers[ply][0]
-			w.killers[ply][0] = bestMove
-		}
-		bonus := int32(depth * depth * 4)
-		w.hist.Update(us, bestMove, bonus)
-		for i := 0; i < nq; i++ {
-			if quiets[i] != bestMove {
-				w.hist.Update(us, quiets[i], -bonus)
-			}
-		}
+		w.updateQuietStats(ply, depth, p.SideToMove(), bestMove, quiets[:nq])
 	}
 
-	bound := tt.BoundExact
-	switch {
-	case best >= beta:
-		bound = tt.BoundLower
-	case best <= origAlpha:
-		bound = tt.BoundUpper
+	// Step 8. Store the result (keeping the table's move if none was best).
+	if bestMove == position.NoMove {
+		bestMove = ttMove
 	}
-	storeMove := bestMove
-	if storeMove == position.NoMove {
-		storeMove = ttMove
-	}
-	w.tt.Store(key, storeMove, valueToTT(best, ply), 0, int8(depth), bound)
+	w.tt.Store(key, bestMove, valueToTT(best, ply), int8(depth), boundOf(best, origAlpha, beta))
 	return best
+}
+
+// ttCutoff returns the value of a table entry that is deep enough to end the
+// search of the node with the window (alpha, beta). In exact mode (tests)
+// only an entry of exactly this depth counts.
+func (w *worker) ttCutoff(ent *tt.Entry, ply, depth, alpha, beta int) (int, bool) {
+	if int(ent.Depth) != depth && (int(ent.Depth) < depth || w.testExact) {
+		return 0, false
+	}
+	v := valueFromTT(ent.Value, ply)
+	switch {
+	case ent.Bound == tt.BoundExact,
+		ent.Bound == tt.BoundLower && v >= beta,
+		ent.Bound == tt.BoundUpper && v <= alpha:
+		return v, true
+	}
+	return 0, false
+}
+
+// reduction returns how many plies less the moveCount-th move of a node is
+// searched with a zero window: late quiet moves (not killers) are reduced by
+// log(depth)·log(moveCount), a little less at PV nodes.
+func (w *worker) reduction(ply, depth, moveCount int, m position.Move, tactical, pvNode bool) int {
+	if w.testExact || depth < 3 || moveCount <= 3 || tactical || m == w.killers[ply][0] || m == w.killers[ply][1] {
+		return 0
+	}
+	red := int(lmrTable[min(depth, 63)][min(moveCount, 63)])
+	if pvNode {
+		red--
+	}
+	return max(min(red, depth-2), 0)
+}
+
+// updatePV makes m followed by the child's PV the PV of the node at ply.
+func (w *worker) updatePV(ply int, m position.Move) {
+	w.pv[ply][ply] = m
+	n := w.pvLen[ply+1]
+	copy(w.pv[ply][ply+1:n], w.pv[ply+1][ply+1:n])
+	w.pvLen[ply] = n
+}
+
+// updateQuietStats records a quiet move that caused a beta cutoff: a killer
+// of its ply, a history bonus for it and a malus for the quiets tried before.
+func (w *worker) updateQuietStats(ply, depth int, us position.Color, best position.Move, quiets []position.Move) {
+	if w.killers[ply][0] != best {
+		w.killers[ply][1] = w.killers[ply][0]
+		w.killers[ply][0] = best
+	}
+	bonus := int32(depth * depth * 4)
+	w.hist.Update(us, best, bonus)
+	for _, q := range quiets {
+		if q != best {
+			w.hist.Update(us, q, -bonus)
+		}
+	}
 }
 
 // lmrTable[d][n] is the log-shaped reduction of the n-th move at depth d.
@@ -404,57 +411,32 @@ var lmrTable = func() (t [64][64]int8) {
 	return
 }()
 
-// futilityMargin[d] bounds what a quiet move gains with d plies left.
-var futilityMargin = [3]int{0, 110, 220}
-
-// qsearch resolves pending removals (and, within MaxQuiescenceDepth plies,
-// mill-closing actions) beyond the horizon.
+// qsearch resolves pending removals and, within MaxQuiescenceDepth plies,
+// mill-closing actions beyond the horizon; other positions stand pat.
 func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 	f := &w.stack[ply]
 	p := &f.pos
 	w.pvLen[ply] = ply
-	if ply > w.selDepth {
-		w.selDepth = ply
-	}
+	w.selDepth = max(w.selDepth, ply)
 	if p.IsOver() {
 		return terminal(p, ply)
 	}
 	if ply > 0 && f.move.Kind() == position.KindSlide && w.drawnByRule(ply) {
 		return ValueDraw
 	}
-	if ply >= MaxPly || qd >= w.opts.MaxQuiescenceDepth {
+	if ply >= MaxPly || qd >= w.run.opts.MaxQuiescenceDepth {
 		return w.evaluate(p)
 	}
 	var ml movegen.MoveList
 	best := -ValueInfinite
-	if p.Action() != position.Remove && !w.tune.qMills {
-		return w.evaluate(p)
-	}
 	if p.Action() != position.Remove {
 		stand := w.evaluate(p)
 		if stand >= beta {
 			return stand
 		}
 		best = stand
-		if stand > alpha {
-			alpha = stand
-		}
-		// Only actions that close a mill are searched.
-		movegen.Generate(w.r, p, &ml)
-		t := w.r.Topology()
-		own := p.Pieces(p.SideToMove())
-		k := 0
-		for _, m := range ml.Slice() {
-			o := own
-			if m.Kind() == position.KindSlide {
-				o &^= 1 << m.From()
-			}
-			if t.MillsAt(m.To(), o) > 0 {
-				ml.Moves[k] = m
-				k++
-			}
-		}
-		ml.N = k
+		alpha = max(alpha, stand)
+		millClosers(w.r, p, &ml)
 	} else {
 		movegen.Generate(w.r, p, &ml)
 	}
@@ -484,134 +466,21 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 	return best
 }
 
-// rootSearch searches the root moves from w.pvIdx on with the window
-// (alpha, beta) and sorts them by score. It returns the best score.
-func (w *worker) rootSearch(alpha, beta, depth int) int {
-	p := &w.stack[0].pos
-	w.pvLen[0] = 0
-	best := -ValueInfinite
-	origAlpha := alpha
-	moves := w.rootMoves[w.pvIdx:]
-	for i := range moves {
-		moves[i].score = -ValueInfinite
-	}
-	for i := range moves {
-		rm := &moves[i]
-		saved := w.makeMove(0, rm.move, depth-1)
-		var v int
-		if i == 0 {
-			v = w.sub(0, alpha, beta, depth-1)
-		} else {
-			v = w.sub(0, alpha, alpha+1, depth-1)
-			if v > alpha && v < beta {
-				v = w.sub(0, alpha, beta, depth-1)
-			}
+// millClosers fills ml with the legal actions of p that close a mill.
+func millClosers(r *rules.Rules, p *position.Position, ml *movegen.MoveList) {
+	movegen.Generate(r, p, ml)
+	t := r.Topology()
+	own := p.Pieces(p.SideToMove())
+	k := 0
+	for _, m := range ml.Slice() {
+		o := own
+		if m.Kind() == position.KindSlide {
+			o &^= 1 << m.From()
 		}
-		w.keys = w.keys[:saved]
-		if w.stopped {
-			break
-		}
-		rm.score = v
-		if v > best {
-			best = v
-			if v > alpha {
-				alpha = v
-				rm.pv = append(rm.pv[:0], rm.move)
-				rm.pv = append(rm.pv, w.pv[1][1:w.pvLen[1]]...)
-				w.pv[0][0] = rm.move
-			}
-			if alpha >= beta {
-				break
-			}
+		if t.MillsAt(m.To(), o) > 0 {
+			ml.Moves[k] = m
+			k++
 		}
 	}
-	if w.stopped {
-		return best
-	}
-	// Stable sort keeps the previous order among equal scores.
-	sort.SliceStable(moves, func(a, b int) bool { return moves[a].score > moves[b].score })
-	bound := tt.BoundExact
-	switch {
-	case best >= beta:
-		bound = tt.BoundLower
-	case best <= origAlpha:
-		bound = tt.BoundUpper
-	}
-	if w.pvIdx == 0 {
-		w.tt.Store(p.Key(), moves[0].move, valueToTT(best, 0), 0, int8(depth), bound)
-	}
-	return best
-}
-
-// mtdf converges on the minimax value with zero-window root searches,
-// starting from the guess (the previous iteration's score).
-func (w *worker) mtdf(guess, depth int) int {
-	g := guess
-	lower, upper := -ValueInfinite, ValueInfinite
-	for lower < upper {
-		beta := g
-		if g == lower {
-			beta = g + 1
-		}
-		g = w.rootSearch(beta-1, beta, depth)
-		if w.stopped {
-			break
-		}
-		if g < beta {
-			upper = g
-		} else {
-			lower = g
-		}
-	}
-	return g
-}
-
-// aspiration runs PVS at the root with a window around the guess, widening
-// it on failure.
-func (w *worker) aspiration(guess, depth int) int {
-	if depth < 4 || guess > ValueMateBand || guess < -ValueMateBand {
-		return w.rootSearch(-ValueInfinite, ValueInfinite, depth)
-	}
-	delta := 25
-	alpha, beta := guess-delta, guess+delta
-	for {
-		v := w.rootSearch(alpha, beta, depth)
-		if w.stopped {
-			return v
-		}
-		switch {
-		case v <= alpha:
-			alpha = v - delta
-		case v >= beta:
-			beta = v + delta
-		default:
-			return v
-		}
-		delta *= 2
-		if delta > 400 {
-			alpha, beta = -ValueInfinite, ValueInfinite
-		}
-	}
-}
-
-// extractPV follows the transposition table from the root after the given
-// first move, keeping only legal moves and stopping at a repetition.
-func (w *worker) extractPV(first position.Move, maxLen int) []position.Move {
-	pv := []position.Move{first}
-	p := w.stack[0].pos
-	p.Do(w.r, first)
-	seen := map[uint32]bool{p.Key(): true}
-	for len(pv) < maxLen && !p.IsOver() {
-		ent, ok := w.tt.Probe(p.Key())
-		if !ok || ent.Move == position.NoMove || !movegen.IsLegal(w.r, &p, ent.Move) {
-			break
-		}
-		p.Do(w.r, ent.Move)
-		if seen[p.Key()] {
-			break
-		}
-		seen[p.Key()] = true
-		pv = append(pv, ent.Move)
-	}
-	return pv
+	ml.N = k
 }

@@ -3,7 +3,7 @@
 // 32-bit Zobrist key, read and written without locks.
 //
 // Each bucket holds four entries of two 64-bit words: the data word (move,
-// value, static eval, depth, bound, age) and a check word, data XOR key. A
+// value, depth, bound, age) and a check word, data XOR key. A
 // reader accepts an entry only if check XOR data gives back its key, so an
 // entry of another position, or a torn one whose two words come from two
 // different writes, is ignored. Words are loaded and stored with sync/atomic,
@@ -48,7 +48,6 @@ type bucket struct {
 type Entry struct {
 	Move  position.Move
 	Value int16
-	Eval  int16
 	Depth int8
 	Bound Bound
 }
@@ -133,8 +132,10 @@ func (t *Table) Clear() {
 // first to be replaced.
 func (t *Table) NewSearch() { t.age = (t.age + 1) & ageMask }
 
-func pack(m position.Move, value, eval int16, depth int8, b Bound, age uint8) uint64 {
-	return uint64(m) | uint64(uint16(value))<<16 | uint64(uint16(eval))<<32 |
+// pack builds the data word of an entry: move in bits 0–15, value 16–31,
+// depth 48–55, bound 56–57, age 58–63 (bits 32–47 are unused).
+func pack(m position.Move, value int16, depth int8, b Bound, age uint8) uint64 {
+	return uint64(m) | uint64(uint16(value))<<16 |
 		uint64(uint8(depth))<<48 | uint64(b)<<56 | uint64(age&ageMask)<<58
 }
 
@@ -142,7 +143,6 @@ func unpack(d uint64) Entry {
 	return Entry{
 		Move:  position.Move(d),
 		Value: int16(d >> 16),
-		Eval:  int16(d >> 32),
 		Depth: int8(d >> 48),
 		Bound: Bound(d >> 56 & 3),
 	}
@@ -173,7 +173,7 @@ func (t *Table) Probe(key uint32) (Entry, bool) {
 // else the entry whose depth, reduced by its age, is the smallest. An existing
 // entry of the same key keeps its move when the new one has none, and is not
 // overwritten by a much shallower non-exact result.
-func (t *Table) Store(key uint32, m position.Move, value, eval int16, depth int8, b Bound) {
+func (t *Table) Store(key uint32, m position.Move, value int16, depth int8, b Bound) {
 	bk := &t.buckets[key&t.mask]
 	slot := -1
 	worst := 1 << 30
@@ -202,7 +202,7 @@ func (t *Table) Store(key uint32, m position.Move, value, eval int16, depth int8
 			slot, worst = i, score
 		}
 	}
-	data := pack(m, value, eval, depth, b, t.age)
+	data := pack(m, value, depth, b, t.age)
 	bk.w[2*slot+1].Store(data)
 	bk.w[2*slot].Store(data ^ uint64(key))
 }

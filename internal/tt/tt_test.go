@@ -28,12 +28,12 @@ func TestBucketIsOneAlignedCacheLine(t *testing.T) {
 func TestStoreProbe(t *testing.T) {
 	tab := New(1)
 	m := position.MakeSlide(bitboard.Square(3), bitboard.Square(4))
-	tab.Store(0xdeadbeef, m, -1234, 56, 9, BoundLower)
+	tab.Store(0xdeadbeef, m, -1234, 9, BoundLower)
 	e, ok := tab.Probe(0xdeadbeef)
 	if !ok {
 		t.Fatal("stored entry not found")
 	}
-	want := Entry{Move: m, Value: -1234, Eval: 56, Depth: 9, Bound: BoundLower}
+	want := Entry{Move: m, Value: -1234, Depth: 9, Bound: BoundLower}
 	if e != want {
 		t.Fatalf("got %+v, want %+v", e, want)
 	}
@@ -42,8 +42,8 @@ func TestStoreProbe(t *testing.T) {
 		t.Fatal("found an entry for a key never stored")
 	}
 	// Negative depth (quiescence) and mate values survive packing.
-	tab.Store(7, position.NoMove, 29990, -30000, -1, BoundExact)
-	if e, _ := tab.Probe(7); e.Value != 29990 || e.Eval != -30000 || e.Depth != -1 || e.Bound != BoundExact {
+	tab.Store(7, position.NoMove, 29990, -1, BoundExact)
+	if e, _ := tab.Probe(7); e.Value != 29990 || e.Depth != -1 || e.Bound != BoundExact {
 		t.Fatalf("got %+v", e)
 	}
 }
@@ -53,7 +53,7 @@ func TestStoreProbe(t *testing.T) {
 func TestTornEntryIgnored(t *testing.T) {
 	tab := New(1)
 	const a, b = uint32(0x100), uint32(0x200100) // same bucket
-	tab.Store(a, position.MakePlace(1), 10, 0, 5, BoundExact)
+	tab.Store(a, position.MakePlace(1), 10, 5, BoundExact)
 	bk := &tab.buckets[a&tab.mask]
 	var slot int
 	for slot = 0; slot < entriesPerBucket; slot++ {
@@ -62,7 +62,7 @@ func TestTornEntryIgnored(t *testing.T) {
 		}
 	}
 	// Half of a write for key b lands: the data word only.
-	data := pack(position.MakePlace(2), 20, 0, 6, BoundExact, tab.age)
+	data := pack(position.MakePlace(2), 20, 6, BoundExact, tab.age)
 	bk.w[2*slot+1].Store(data)
 	if _, ok := tab.Probe(a); ok {
 		t.Fatal("torn entry accepted for the old key")
@@ -81,9 +81,9 @@ func TestReplacement(t *testing.T) {
 	stride := uint32(tab.Buckets())
 	// Fill one bucket with depths 10, 2, 8, 6; a fifth key replaces depth 2.
 	for i, d := range []int8{10, 2, 8, 6} {
-		tab.Store(uint32(i)*stride+5, position.NoMove, int16(i), 0, d, BoundExact)
+		tab.Store(uint32(i)*stride+5, position.NoMove, int16(i), d, BoundExact)
 	}
-	tab.Store(4*stride+5, position.NoMove, 99, 0, 3, BoundExact)
+	tab.Store(4*stride+5, position.NoMove, 99, 3, BoundExact)
 	if _, ok := tab.Probe(1*stride + 5); ok {
 		t.Fatal("the shallowest entry survived")
 	}
@@ -95,20 +95,20 @@ func TestReplacement(t *testing.T) {
 	// Entries of an old search go before deeper current ones.
 	tab.NewSearch()
 	tab.NewSearch()
-	tab.Store(0*stride+5, position.NoMove, 0, 0, 10, BoundExact) // refresh key 0
-	tab.Store(5*stride+5, position.NoMove, 0, 0, 1, BoundExact)
+	tab.Store(0*stride+5, position.NoMove, 0, 10, BoundExact) // refresh key 0
+	tab.Store(5*stride+5, position.NoMove, 0, 1, BoundExact)
 	if _, ok := tab.Probe(0*stride + 5); !ok {
 		t.Fatal("a current entry was replaced before old ones")
 	}
 	// The same key keeps its move when the new store has none, and a much
 	// shallower bound does not overwrite a deep current entry.
 	m := position.MakePlace(9)
-	tab.Store(77, m, 1, 0, 12, BoundExact)
-	tab.Store(77, position.NoMove, 2, 0, 11, BoundUpper)
+	tab.Store(77, m, 1, 12, BoundExact)
+	tab.Store(77, position.NoMove, 2, 11, BoundUpper)
 	if e, _ := tab.Probe(77); e.Move != m || e.Value != 2 {
 		t.Fatalf("got %+v", e)
 	}
-	tab.Store(77, position.NoMove, 3, 0, 2, BoundLower)
+	tab.Store(77, position.NoMove, 3, 2, BoundLower)
 	if e, _ := tab.Probe(77); e.Value != 2 {
 		t.Fatalf("shallow bound replaced a deep entry: %+v", e)
 	}
@@ -120,8 +120,8 @@ func TestHashFull(t *testing.T) {
 		t.Fatalf("empty table hashfull %d", h)
 	}
 	for k := uint32(0); k < 125; k++ { // 125 buckets x 4 slots = the 500 first entries half filled
-		tab.Store(k, position.NoMove, 1, 0, 1, BoundExact)
-		tab.Store(k+uint32(tab.Buckets()), position.NoMove, 1, 0, 1, BoundExact)
+		tab.Store(k, position.NoMove, 1, 1, BoundExact)
+		tab.Store(k+uint32(tab.Buckets()), position.NoMove, 1, 1, BoundExact)
 	}
 	if h := tab.HashFull(); h != 250 {
 		t.Fatalf("hashfull %d, want 250", h)
@@ -148,8 +148,8 @@ func TestConcurrentAccess(t *testing.T) {
 			for i := 0; i < 20000; i++ {
 				k := uint32(i%64) * uint32(tab.Buckets()/64)
 				k += uint32(g) << 24
-				tab.Store(k, position.MakePlace(bitboard.Square(g)), int16(g), int16(g), int8(g), BoundExact)
-				if e, ok := tab.Probe(k); ok && (e.Value != e.Eval || int(e.Depth) != int(e.Value)) {
+				tab.Store(k, position.MakePlace(bitboard.Square(g)), int16(g), int8(g), BoundExact)
+				if e, ok := tab.Probe(k); ok && (int(e.Move.To()) != int(e.Value) || int(e.Depth) != int(e.Value)) {
 					t.Errorf("inconsistent entry %+v", e)
 					return
 				}
@@ -162,7 +162,7 @@ func TestConcurrentAccess(t *testing.T) {
 func BenchmarkProbe(b *testing.B) {
 	tab := New(64)
 	for i := 0; i < 1<<20; i++ {
-		tab.Store(uint32(i)*2654435761, position.NoMove, 1, 0, 1, BoundExact)
+		tab.Store(uint32(i)*2654435761, position.NoMove, 1, 1, BoundExact)
 	}
 	b.ResetTimer()
 	var hits int

@@ -1,0 +1,273 @@
+package search
+
+import (
+	"sort"
+	"time"
+
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/tt"
+)
+
+// iterate is a worker's iterative deepening loop, up to the search's depth
+// limit or until it is stopped. The main worker reports every completed
+// iteration and decides whether to go deeper; helpers skip depths so that
+// the threads spread over the tree (lazy SMP).
+func (w *worker) iterate() {
+	s := w.run
+	guess := 0
+	if ent, ok := w.tt.Probe(w.stack[0].pos.Key()); ok {
+		guess = int(ent.Value)
+		if guess > ValueMateBand || guess < -ValueMateBand {
+			guess = 0
+		}
+	}
+	multiPV := s.opts.MultiPV
+	var scores [MaxPly + 1]int
+	for d := 1; d <= s.maxDepth; d++ {
+		if d >= 3 {
+			// Start MTD(f) from the score of two iterations back: its
+			// horizon has the same side to move, and placing-phase scores
+			// swing with the tempo.
+			guess = scores[d-2]
+		}
+		if w.id > 0 && skipDepth(w.id, d) {
+			continue
+		}
+		w.selDepth = 0
+		if w.id == 0 {
+			s.depth = d
+		}
+		for i := range w.rootMoves {
+			w.rootMoves[i].prevScore = w.rootMoves[i].score
+		}
+		for w.pvIdx = 0; w.pvIdx < multiPV && !w.stopped; w.pvIdx++ {
+			switch {
+			case multiPV > 1 || s.opts.Algorithm == AlphaBeta:
+				w.rootSearch(-ValueInfinite, ValueInfinite, d)
+			case s.opts.Algorithm == PVS:
+				w.aspiration(guess, d)
+			default:
+				w.mtdf(guess, d)
+			}
+		}
+		if w.stopped {
+			break
+		}
+		guess = w.rootMoves[0].score
+		scores[d] = guess
+		w.bestMove = w.rootMoves[0].move
+		w.bestScore = w.rootMoves[0].score
+		w.bestDepth = d
+		w.bestPV = w.linePV(0, d)
+		if w.id != 0 {
+			continue
+		}
+		s.iterationDone(w, d)
+		if w.stop.Load() || s.stopAfterIteration(w, d) {
+			break
+		}
+	}
+}
+
+// iterationDone reports the lines of a completed iteration of the main worker.
+func (s *searchRun) iterationDone(w *worker, d int) {
+	if s.report == nil {
+		return
+	}
+	el := s.e.clock.elapsed()
+	n := s.nodes() - w.published.Load() + w.nodes
+	hf := s.e.tt.HashFull()
+	for i := 0; i < s.opts.MultiPV && i < len(w.rootMoves); i++ {
+		pv := w.bestPV
+		if i > 0 {
+			pv = w.linePV(i, d)
+		}
+		sc := w.rootMoves[i].score
+		s.report(Info{Depth: d, SelDepth: w.selDepth, MultiPV: i + 1, Score: sc, Nodes: n,
+			NPS: nps(n, el), HashFull: hf, Time: el, PV: pv, Bound: tt.BoundExact,
+			MateIn: mateIn(w, sc, pv)})
+	}
+	s.lastReport = time.Now()
+}
+
+// skipDepth spreads the helper threads of lazy SMP over different depths.
+func skipDepth(id, depth int) bool {
+	sizes := [...]int{1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4}
+	phases := [...]int{0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7}
+	i := (id - 1) % len(sizes)
+	return ((depth+phases[i])/sizes[i])%2 != 0
+}
+
+// rootSearch searches the root moves from w.pvIdx on with the window
+// (alpha, beta) and sorts them by score. It returns the best score.
+func (w *worker) rootSearch(alpha, beta, depth int) int {
+	p := &w.stack[0].pos
+	w.pvLen[0] = 0
+	best := -ValueInfinite
+	origAlpha := alpha
+	moves := w.rootMoves[w.pvIdx:]
+	for i := range moves {
+		moves[i].score = -ValueInfinite
+	}
+	for i := range moves {
+		rm := &moves[i]
+		saved := w.makeMove(0, rm.move, depth-1)
+		var v int
+		if i == 0 {
+			v = w.sub(0, alpha, beta, depth-1)
+		} else {
+			v = w.sub(0, alpha, alpha+1, depth-1)
+			if v > alpha && v < beta {
+				v = w.sub(0, alpha, beta, depth-1)
+			}
+		}
+		w.keys = w.keys[:saved]
+		if w.stopped {
+			break
+		}
+		rm.score = v
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				rm.pv = append(rm.pv[:0], rm.move)
+				rm.pv = append(rm.pv, w.pv[1][1:w.pvLen[1]]...)
+				w.pv[0][0] = rm.move
+			}
+			if alpha >= beta {
+				break
+			}
+		}
+	}
+	if w.stopped {
+		return best
+	}
+	// Stable sort keeps the previous order among equal scores.
+	sort.SliceStable(moves, func(a, b int) bool { return moves[a].score > moves[b].score })
+	if w.pvIdx == 0 {
+		w.tt.Store(p.Key(), moves[0].move, valueToTT(best, 0), int8(depth), boundOf(best, origAlpha, beta))
+	}
+	return best
+}
+
+// mtdf converges on the minimax value with zero-window root searches,
+// starting from the guess.
+func (w *worker) mtdf(guess, depth int) int {
+	g := guess
+	lower, upper := -ValueInfinite, ValueInfinite
+	for lower < upper {
+		beta := g
+		if g == lower {
+			beta = g + 1
+		}
+		g = w.rootSearch(beta-1, beta, depth)
+		if w.stopped {
+			break
+		}
+		if g < beta {
+			upper = g
+		} else {
+			lower = g
+		}
+	}
+	return g
+}
+
+// aspiration runs PVS at the root with a window around the guess, widening
+// it on failure.
+func (w *worker) aspiration(guess, depth int) int {
+	if depth < 4 || guess > ValueMateBand || guess < -ValueMateBand {
+		return w.rootSearch(-ValueInfinite, ValueInfinite, depth)
+	}
+	delta := 25
+	alpha, beta := guess-delta, guess+delta
+	for {
+		v := w.rootSearch(alpha, beta, depth)
+		if w.stopped {
+			return v
+		}
+		switch {
+		case v <= alpha:
+			alpha = v - delta
+		case v >= beta:
+			beta = v + delta
+		default:
+			return v
+		}
+		delta *= 2
+		if delta > 400 {
+			alpha, beta = -ValueInfinite, ValueInfinite
+		}
+	}
+}
+
+// linePV returns the PV of root move i: the search's own if it is complete,
+// else one read from the transposition table.
+func (w *worker) linePV(i, depth int) []position.Move {
+	rm := &w.rootMoves[i]
+	if len(rm.pv) >= 2 && rm.pv[0] == rm.move {
+		return append([]position.Move(nil), rm.pv...)
+	}
+	return w.extractPV(rm.move, depth+8)
+}
+
+// extractPV follows the transposition table from the root after the given
+// first move, keeping only legal moves and stopping at a repetition.
+func (w *worker) extractPV(first position.Move, maxLen int) []position.Move {
+	pv := []position.Move{first}
+	p := w.stack[0].pos
+	p.Do(w.r, first)
+	seen := map[uint32]bool{p.Key(): true}
+	for len(pv) < maxLen && !p.IsOver() {
+		ent, ok := w.tt.Probe(p.Key())
+		if !ok || ent.Move == position.NoMove || !movegen.IsLegal(w.r, &p, ent.Move) {
+			break
+		}
+		p.Do(w.r, ent.Move)
+		if seen[p.Key()] {
+			break
+		}
+		seen[p.Key()] = true
+		pv = append(pv, ent.Move)
+	}
+	return pv
+}
+
+// mateIn converts a mate score into turns of the side to move (negative when
+// it is mated): a turn is an action with the removals that follow it.
+func mateIn(w *worker, score int, pv []position.Move) int {
+	var plies int
+	switch {
+	case score > ValueMateBand:
+		plies = ValueMate - score
+	case score < -ValueMateBand:
+		plies = ValueMate + score
+	default:
+		return 0
+	}
+	root := w.stack[0].pos
+	us := root.SideToMove()
+	p := root
+	turns := 0
+	prev := position.Color(2)
+	for i := 0; i < plies && i < len(pv); i++ {
+		mover := p.SideToMove()
+		if mover == us && mover != prev {
+			turns++
+		}
+		prev = mover
+		p.Do(w.r, pv[i])
+	}
+	if len(pv) < plies {
+		// The line is cut short: estimate the rest, a turn every other ply.
+		turns += (plies - len(pv) + 1) / 2
+	}
+	if turns == 0 {
+		turns = 1
+	}
+	if score < 0 {
+		return -turns
+	}
+	return turns
+}
