@@ -17,6 +17,7 @@ all: build
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/millengine ./cmd/millengine
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/millmatch ./cmd/millmatch
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/milltune ./cmd/milltune
 
 run: build
 	$(BIN)/millengine

@@ -1,0 +1,520 @@
+// Command milltune tunes and screens millengine's search in-process, at a
+// fixed node budget per move (deterministic and independent of machine
+// load): "screen" plays two configurations of the engine against each other,
+// "spsa" tunes the evaluation weights by self-play with SPSA. Both play game
+// pairs (one opening, colours swapped) through one game loop. Their results
+// are a first sieve; a change is adopted only after a millmatch match of the
+// builds at a fixed time per move.
+//
+// Progress goes to stderr; the result (the score line, or the tuned weights)
+// to stdout. Ctrl-C ends the work early and still prints the result so far.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/spf13/pflag"
+
+	"github.com/millengine/millengine/internal/eval"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/search"
+)
+
+// version is set by the build: go build -ldflags "-X main.version=v1.2.3".
+var version string
+
+const usageText = `milltune — in-process screening and SPSA tuning for millengine.
+
+Usage:
+  milltune screen [flags]   play configuration A against B (game pairs, colours swapped)
+  milltune spsa [flags]     tune the evaluation weights by self-play with SPSA
+  milltune version          print the version
+  milltune help             print this help
+
+Run "milltune <command> --help" for a command's flags. A configuration is a
+comma-separated list of Name=Value: search options (MaxQuiescenceDepth,
+Algorithm) and evaluation weights as stage.Weight (stages placing, moving,
+flying; weights Piece, Pending, Mobility, OpenTwo, ReachTwo, RunningMill,
+Blocked, Point, DoubleThreat), e.g. --a "moving.Mobility=8,MaxQuiescenceDepth=3".
+`
+
+func main() {
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the process: it returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usageText)
+		return 2
+	}
+	switch args[0] {
+	case "screen":
+		return runScreen(ctx, args[1:], stdout, stderr)
+	case "spsa":
+		return runSPSA(ctx, args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "milltune %s\n", buildVersion())
+		return 0
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usageText)
+		return 0
+	}
+	fmt.Fprintf(stderr, "milltune: unknown command %q (see milltune help)\n", args[0])
+	return 2
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// playConfig is what every game of a run shares: the rules, the opening
+// length and the limit of each move.
+type playConfig struct {
+	rules        rules.Rules
+	openingPlies int // random legal actions before the engines play
+	nodes        uint64
+	depth        int // overrides nodes when positive
+	maxPlies     int // a game this long is a draw
+}
+
+// pairResult is a game pair from a's view: its score (0–2) and how each game ended.
+type pairResult struct {
+	score   float64
+	w, d, l int
+	reasons [2]position.Reason
+}
+
+// playPair plays the opening of seed twice, a as white then as black, and
+// returns a's results. It is the one game loop of the screen and the tuner.
+func playPair(a, b *search.Engine, pc *playConfig, seed uint64) pairResult {
+	rng := rand.New(rand.NewPCG(seed, 0x6f70656e))
+	open := position.NewGame(pc.rules, position.New(&pc.rules))
+	for i := 0; i < pc.openingPlies && !open.Pos.IsOver(); i++ {
+		var ml movegen.MoveList
+		movegen.Generate(&open.Rules, &open.Pos, &ml)
+		open.Play(ml.Moves[rng.IntN(ml.N)])
+	}
+	lim := search.Limits{Nodes: pc.nodes}
+	if pc.depth > 0 {
+		lim = search.Limits{Depth: pc.depth}
+	}
+	var res pairResult
+	for swap := 0; swap < 2; swap++ {
+		g := open.Clone()
+		a.NewGame()
+		b.NewGame()
+		aColor := position.Color(swap)
+		for ply := 0; ply < pc.maxPlies && !g.Pos.IsOver(); ply++ {
+			e := b
+			if g.Pos.SideToMove() == aColor {
+				e = a
+			}
+			g.Play(e.Search(g, lim, nil).BestMove)
+		}
+		outcome, why := g.Pos.Result()
+		res.reasons[swap] = why
+		switch {
+		case !g.Pos.IsOver() || outcome == position.Draw:
+			res.score += 0.5
+			res.d++
+		case outcome == position.Winner(aColor):
+			res.score++
+			res.w++
+		default:
+			res.l++
+		}
+	}
+	return res
+}
+
+// engineConfig is one side of a screen: search options and evaluation weights.
+type engineConfig struct {
+	opts   search.Options
+	params eval.Params
+}
+
+// newEngine returns an engine set up as c, with a small table.
+func (c *engineConfig) newEngine() *search.Engine {
+	e := search.New(8)
+	e.SetOptions(c.opts)
+	p := c.params
+	e.SetEvalParams(&p)
+	return e
+}
+
+// weight is a tunable evaluation weight: its name and where it lives.
+type weight struct {
+	name string
+	get  func(*eval.Params) *int
+	c    float64 // SPSA perturbation
+}
+
+var stageNames = [...]string{"placing", "moving", "flying"}
+
+// weights lists every evaluation weight of every stage.
+func weights() []weight {
+	var ws []weight
+	for s := range stageNames {
+		add := func(name string, c float64, f func(w *eval.Weights) *int) {
+			ws = append(ws, weight{name: stageNames[s] + "." + name, c: c,
+				get: func(p *eval.Params) *int { return f(&p.W[s]) }})
+		}
+		add("Piece", 0, func(w *eval.Weights) *int { return &w.Piece }) // the unit: never tuned
+		add("Pending", 10, func(w *eval.Weights) *int { return &w.Pending })
+		add("Mobility", 1.5, func(w *eval.Weights) *int { return &w.Mobility })
+		add("OpenTwo", 4, func(w *eval.Weights) *int { return &w.OpenTwo })
+		add("ReachTwo", 4, func(w *eval.Weights) *int { return &w.ReachTwo })
+		add("RunningMill", 8, func(w *eval.Weights) *int { return &w.RunningMill })
+		add("Blocked", 2, func(w *eval.Weights) *int { return &w.Blocked })
+		add("Point", 1, func(w *eval.Weights) *int { return &w.Point })
+		add("DoubleThreat", 8, func(w *eval.Weights) *int { return &w.DoubleThreat })
+	}
+	return ws
+}
+
+// parseConfig reads "Name=Value,…" into a configuration that starts from the
+// engine's defaults.
+func parseConfig(spec string) (engineConfig, error) {
+	c := engineConfig{opts: search.DefaultOptions(), params: eval.DefaultParams}
+	ws := weights()
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(item, "=")
+		if !ok {
+			return c, fmt.Errorf("%q: want Name=Value", item)
+		}
+		switch strings.ToLower(name) {
+		case "maxquiescencedepth":
+			v, err := strconv.Atoi(val)
+			if err != nil || v < 0 || v > search.MaxQuiescenceDepth {
+				return c, fmt.Errorf("%s=%s: want an integer 0..%d", name, val, search.MaxQuiescenceDepth)
+			}
+			c.opts.MaxQuiescenceDepth = v
+			continue
+		case "algorithm":
+			a, err := search.ParseAlgorithm(val)
+			if err != nil {
+				return c, err
+			}
+			c.opts.Algorithm = a
+			continue
+		}
+		i := slices.IndexFunc(ws, func(w weight) bool { return strings.EqualFold(w.name, name) })
+		if i < 0 {
+			return c, fmt.Errorf("%q: unknown option or weight (weights are stage.Name, e.g. moving.Mobility)", name)
+		}
+		v, err := strconv.Atoi(val)
+		if err != nil {
+			return c, fmt.Errorf("%s=%s: not an integer", name, val)
+		}
+		*ws[i].get(&c.params) = v
+	}
+	return c, nil
+}
+
+// tally sums game pairs from A's view.
+type tally struct {
+	w, d, l int
+	reasons map[string]int
+}
+
+func (t *tally) add(r pairResult) {
+	t.w += r.w
+	t.d += r.d
+	t.l += r.l
+	for _, why := range r.reasons {
+		t.reasons[why.String()]++
+	}
+}
+
+// String is the screen's result line: W-D-L from A's view, score and Elo.
+func (t *tally) String() string {
+	n := float64(t.w + t.d + t.l)
+	if n == 0 {
+		return "no games"
+	}
+	s := (float64(t.w) + float64(t.d)/2) / n
+	elo := math.Inf(1)
+	if s < 1 {
+		elo = -400 * math.Log10(1/s-1)
+	}
+	keys := make([]string, 0, len(t.reasons))
+	for k := range t.reasons {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var ends []string
+	for _, k := range keys {
+		ends = append(ends, fmt.Sprintf("%s %d", k, t.reasons[k]))
+	}
+	return fmt.Sprintf("A vs B: +%d =%d -%d, score %.3f, Elo %+.1f (%d games; endings: %s)",
+		t.w, t.d, t.l, s, elo, t.w+t.d+t.l, strings.Join(ends, ", "))
+}
+
+// commonFlags adds the flags of the game loop.
+func commonFlags(fs *pflag.FlagSet, pc *playConfig, variant *string, seed *uint64, workers *int) {
+	fs.Uint64Var(&pc.nodes, "nodes", 20000, "nodes per move")
+	fs.IntVar(&pc.depth, "depth", 0, "depth per move instead of a node budget")
+	fs.IntVar(&pc.openingPlies, "opening-plies", 4, "random legal actions before the engines play")
+	fs.IntVar(&pc.maxPlies, "max-plies", 400, "a game this long is a draw")
+	fs.StringVar(variant, "variant", rules.Presets[0].Key, "rule preset")
+	fs.Uint64Var(seed, "seed", 1, "first opening seed (pair i uses seed+i)")
+	fs.IntVar(workers, "workers", 2, "games played at once")
+}
+
+// parseFlags parses a subcommand's flags; it returns the exit code when the
+// command should not run.
+func parseFlags(fs *pflag.FlagSet, args []string, stdout, stderr io.Writer, usage string) (int, bool) {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stdout, usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return 0, false
+		}
+		fmt.Fprintf(stderr, "milltune %s: %v (see milltune %s --help)\n", fs.Name(), err, fs.Name())
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "milltune %s: unexpected argument %q (see milltune %s --help)\n", fs.Name(), fs.Arg(0), fs.Name())
+		return 2, false
+	}
+	return 0, true
+}
+
+// checkPlay validates the game-loop flags and resolves the variant.
+func checkPlay(pc *playConfig, variant string, workers int) error {
+	p, ok := rules.PresetByName(variant)
+	if !ok {
+		return fmt.Errorf("--variant %q: unknown (want one of %s)", variant, strings.Join(rules.PresetKeys(), ", "))
+	}
+	pc.rules = p.Rules
+	switch {
+	case pc.nodes < 1 && pc.depth < 1:
+		return errors.New("--nodes or --depth must be positive")
+	case pc.depth < 0 || pc.depth >= search.MaxPly:
+		return fmt.Errorf("--depth %d is out of range 1..%d", pc.depth, search.MaxPly-1)
+	case pc.openingPlies < 0 || pc.openingPlies > 30:
+		return fmt.Errorf("--opening-plies %d is out of range 0..30", pc.openingPlies)
+	case pc.maxPlies < 1:
+		return fmt.Errorf("--max-plies %d must be positive", pc.maxPlies)
+	case workers < 1 || workers > 64:
+		return fmt.Errorf("--workers %d is out of range 1..64", workers)
+	}
+	return nil
+}
+
+// pairs runs fn(worker, pair) for pairs 0..n-1 on the given number of
+// goroutines, until they are done or ctx ends. newWorker builds each
+// goroutine's private state (its engines).
+func pairs[W any](ctx context.Context, n, workers int, newWorker func() W, fn func(W, int)) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		st := newWorker()
+		wg.Go(func() {
+			for i := range jobs {
+				fn(st, i)
+			}
+		})
+	}
+	for i := 0; i < n; i++ {
+		select {
+		case jobs <- i:
+			continue
+		case <-ctx.Done():
+		}
+		break
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var (
+		pc      playConfig
+		variant string
+		seed    uint64
+		workers int
+		games   int
+		specA   string
+		specB   string
+	)
+	fs := pflag.NewFlagSet("screen", pflag.ContinueOnError)
+	commonFlags(fs, &pc, &variant, &seed, &workers)
+	fs.IntVar(&games, "games", 200, "games (rounded up to whole pairs)")
+	fs.StringVar(&specA, "a", "", "configuration A (empty: the defaults)")
+	fs.StringVar(&specB, "b", "", "configuration B (empty: the defaults)")
+	if code, ok := parseFlags(fs, args, stdout, stderr, "Usage: milltune screen [--a CONFIG] [--b CONFIG] [--games N] [--nodes N|--depth D] [--variant V] [--seed S]"); !ok {
+		return code
+	}
+	if err := checkPlay(&pc, variant, workers); err != nil {
+		fmt.Fprintf(stderr, "milltune screen: %v\n", err)
+		return 2
+	}
+	cfgA, errA := parseConfig(specA)
+	cfgB, errB := parseConfig(specB)
+	if err := errors.Join(errA, errB); err != nil {
+		fmt.Fprintf(stderr, "milltune screen: %v\n", err)
+		return 2
+	}
+	var mu sync.Mutex
+	t := tally{reasons: map[string]int{}}
+	n := (games + 1) / 2
+	type engines struct{ a, b *search.Engine }
+	pairs(ctx, n, workers, func() engines { return engines{cfgA.newEngine(), cfgB.newEngine()} },
+		func(es engines, i int) {
+			r := playPair(es.a, es.b, &pc, seed+uint64(i))
+			mu.Lock()
+			defer mu.Unlock()
+			t.add(r)
+			fmt.Fprintf(stderr, "\rpair %d/%d: %s", t.w+t.d+t.l, 2*n, t.String())
+		})
+	fmt.Fprintln(stderr)
+	fmt.Fprintln(stdout, t.String())
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "milltune screen: interrupted; the result covers the games played")
+		return 130
+	}
+	return 0
+}
+
+func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var (
+		pc      playConfig
+		variant string
+		seed    uint64
+		workers int
+		iters   int
+		start   string
+		rate    float64
+	)
+	fs := pflag.NewFlagSet("spsa", pflag.ContinueOnError)
+	commonFlags(fs, &pc, &variant, &seed, &workers)
+	fs.IntVar(&iters, "pairs", 2000, "game pairs (SPSA iterations)")
+	fs.StringVar(&start, "start", "", "weights to start from, as a configuration (empty: the engine's)")
+	fs.Float64Var(&rate, "rate", 0.03, "step per game pair, as a fraction of a weight's perturbation")
+	if code, ok := parseFlags(fs, args, stdout, stderr, "Usage: milltune spsa [--pairs N] [--nodes N] [--start CONFIG] [--variant V] [--seed S]"); !ok {
+		return code
+	}
+	if err := checkPlay(&pc, variant, workers); err != nil {
+		fmt.Fprintf(stderr, "milltune spsa: %v\n", err)
+		return 2
+	}
+	base, err := parseConfig(start)
+	if err != nil {
+		fmt.Fprintf(stderr, "milltune spsa: --start: %v\n", err)
+		return 2
+	}
+	sp := newSPSA(base.params, rate)
+	type engines struct{ a, b *search.Engine }
+	pairs(ctx, iters, workers, func() engines { return engines{search.New(4), search.New(4)} },
+		func(es engines, it int) {
+			pa, pb, delta := sp.perturb(seed + uint64(it))
+			es.a.SetEvalParams(&pa)
+			es.b.SetEvalParams(&pb)
+			r := playPair(es.a, es.b, &pc, seed+uint64(it))
+			if done := sp.step(delta, r.score-1); done%100 == 0 {
+				fmt.Fprintf(stderr, "after %d pairs: %s\n", done, sp.String())
+			}
+		})
+	fmt.Fprintln(stdout, sp.String())
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "milltune spsa: interrupted; resume with --start and the weights above")
+		return 130
+	}
+	return 0
+}
+
+// spsa is the tuner's state: the current weights (as reals) and their
+// perturbations, shared by the goroutines that play the pairs.
+type spsa struct {
+	mu    sync.Mutex
+	ws    []weight
+	base  eval.Params
+	theta []float64
+	rate  float64
+	done  int
+}
+
+func newSPSA(start eval.Params, rate float64) *spsa {
+	sp := &spsa{base: start, rate: rate}
+	for _, w := range weights() {
+		if w.c > 0 {
+			sp.ws = append(sp.ws, w)
+			sp.theta = append(sp.theta, float64(*w.get(&start)))
+		}
+	}
+	return sp
+}
+
+// perturb returns the two weight sets of one iteration, θ+cΔ and θ−cΔ, with
+// the random signs Δ drawn from seed.
+func (sp *spsa) perturb(seed uint64) (a, b eval.Params, delta []float64) {
+	rng := rand.New(rand.NewPCG(seed, 0x73707361))
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	a, b = sp.base, sp.base
+	delta = make([]float64, len(sp.ws))
+	for i, w := range sp.ws {
+		delta[i] = float64(rng.IntN(2)*2 - 1)
+		*w.get(&a) = int(math.Round(sp.theta[i] + w.c*delta[i]))
+		*w.get(&b) = int(math.Round(sp.theta[i] - w.c*delta[i]))
+	}
+	return a, b, delta
+}
+
+// step moves θ by the result (−1..+1 from θ+cΔ's view) of one pair and
+// returns the number of pairs done.
+func (sp *spsa) step(delta []float64, result float64) int {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	for i, w := range sp.ws {
+		sp.theta[i] += sp.rate * w.c * result * delta[i]
+	}
+	sp.done++
+	return sp.done
+}
+
+// String lists the weights as a configuration that --start (and screen's
+// --a/--b) accept.
+func (sp *spsa) String() string {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	parts := make([]string, len(sp.ws))
+	for i, w := range sp.ws {
+		parts[i] = fmt.Sprintf("%s=%d", w.name, int(math.Round(sp.theta[i])))
+	}
+	return strings.Join(parts, ",")
+}
