@@ -2,6 +2,7 @@ package uci
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -147,24 +148,6 @@ func TestGoAfterGo(t *testing.T) {
 	}
 }
 
-// A Stop that reaches the engine before its Search has reset the stop flag
-// is repeated until the search ends.
-func TestLostStopIsRepeated(t *testing.T) {
-	f := &fakeEngine{search: func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
-		time.Sleep(30 * time.Millisecond) // stop arrives meanwhile
-		return untilStop(f, g, lim, report)
-	}}
-	h := fakeHarness(t, f)
-	h.send("go infinite", "stop")
-	got := h.until("bestmove")
-	if got[len(got)-1] != "bestmove d5" {
-		t.Fatalf("got %q", got)
-	}
-	if f.stopped.Load() < 2 {
-		t.Fatalf("Stop called %d times, want it repeated", f.stopped.Load())
-	}
-}
-
 // The loop stops a search that overruns its movetime.
 func TestHardDeadline(t *testing.T) {
 	f := &fakeEngine{search: untilStop}
@@ -221,8 +204,9 @@ func TestEndOfInputStopsSearch(t *testing.T) {
 	}
 }
 
-// A silent search still gets an info line every second.
-func TestPeriodicInfo(t *testing.T) {
+// The loop writes no info line of its own: a silent search stays silent
+// (progress reports are the search's business), and stop answers it.
+func TestLoopAddsNoInfo(t *testing.T) {
 	f := &fakeEngine{search: func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
 		for !f.stop.Load() {
 			time.Sleep(time.Millisecond)
@@ -231,12 +215,40 @@ func TestPeriodicInfo(t *testing.T) {
 	}}
 	h := fakeHarness(t, f)
 	h.send("go infinite")
-	l, _ := h.next()
-	if !strings.HasPrefix(l, "info depth 1 seldepth 0 nodes 0 nps 0 hashfull 0 time ") || strings.Contains(l, " pv") {
-		t.Fatalf("periodic line %q", l)
-	}
+	time.Sleep(1200 * time.Millisecond)
 	h.send("stop")
 	expectLines(t, h, "bestmove d5")
+	if n := f.stopped.Load(); n != 1 {
+		t.Fatalf("Stop called %d times, want once", n)
+	}
+}
+
+// A search that ignores Stop after overrunning its time is abandoned by the
+// watchdog with the last legal move it reported.
+func TestWatchdogAbandonsDeafSearch(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	f := &fakeEngine{search: func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
+		res := quickResult(g, report)
+		<-release // ignores Stop
+		return res
+	}}
+	h := fakeHarness(t, f)
+	start := time.Now()
+	h.send("go movetime 30")
+	got := h.until("bestmove")
+	el := time.Since(start)
+	if got[len(got)-1] != "bestmove d5" {
+		t.Fatalf("got %q, want the last pv's move", got)
+	}
+	if el < 30*time.Millisecond+goWait {
+		t.Fatalf("abandoned after %v, before movetime + %v", el, goWait)
+	}
+	if n := f.stopped.Load(); n != 1 {
+		t.Fatalf("Stop called %d times, want once", n)
+	}
+	h.send("isready")
+	expectLines(t, h, "readyok")
 }
 
 // Whatever the search returns, bestmove is legal (and inside searchmoves),
@@ -359,4 +371,68 @@ func TestNewGameCalls(t *testing.T) {
 	if got := f.Calls(); !slices.Equal(got, want) {
 		t.Fatalf("engine calls %q, want %q", got, want)
 	}
+}
+
+// infoFields reads the integer fields of an info line ("depth", "nodes", …);
+// it reports whether the line is a periodic one (no pv).
+func infoFields(t *testing.T, line string) (map[string]int64, bool) {
+	t.Helper()
+	f := strings.Fields(line)
+	vals := map[string]int64{}
+	for i := 1; i+1 < len(f); i++ {
+		if f[i] == "pv" || f[i] == "score" {
+			i++
+			continue
+		}
+		if v, err := strconv.ParseInt(f[i+1], 10, 64); err == nil {
+			vals[f[i]] = v
+			i++
+		}
+	}
+	for _, k := range []string{"depth", "nodes", "nps", "time"} {
+		if _, ok := vals[k]; !ok {
+			t.Fatalf("info line without %s: %q", k, line)
+		}
+	}
+	return vals, !strings.Contains(line, " pv ")
+}
+
+// During go infinite every info line's nps agrees with its nodes and time,
+// and the periodic lines (no pv) come from one place: at most once a second,
+// only after a second without any line.
+func TestInfiniteInfoLinesAgree(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("go infinite")
+	time.Sleep(3500 * time.Millisecond)
+	h.send("stop")
+	lines := h.until("bestmove")
+	lastTime, periodic := int64(-1), 0
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "info depth ") {
+			t.Fatalf("unexpected line %q", l)
+		}
+		v, isPeriodic := infoFields(t, l)
+		nodes, nps, ms := v["nodes"], v["nps"], v["time"]
+		if ms >= 20 {
+			// time is truncated to the millisecond, nps is not.
+			lo, hi := nodes*1000/(ms+1)-1, nodes*1000/ms+1
+			if nps < lo || nps > hi {
+				t.Errorf("nps %d disagrees with nodes %d in %d ms (want %d..%d): %q", nps, nodes, ms, lo, hi, l)
+			}
+		}
+		if isPeriodic {
+			periodic++
+			if lastTime >= 0 && ms-lastTime < 950 {
+				t.Errorf("periodic line %d ms after the previous line: %q", ms-lastTime, l)
+			}
+		}
+		if lastTime >= 0 && ms-lastTime > 1250 {
+			t.Errorf("%d ms without an info line before %q", ms-lastTime, l)
+		}
+		lastTime = ms
+	}
+	if periodic == 0 {
+		t.Errorf("no periodic line in %d info lines over 3.5 s", len(lines)-1)
+	}
+	t.Logf("%d info lines, %d periodic", len(lines)-1, periodic)
 }

@@ -13,13 +13,13 @@ import (
 	"github.com/millengine/millengine/internal/search"
 )
 
-// Timing of the loop's supervision of a running search.
+// Timing of the loop's watchdog over a running search. The search keeps its
+// own time (internal/search/clock.go); the loop only steps in when a search
+// does not answer.
 const (
-	tickEvery    = 5 * time.Millisecond   // retries of stop/ponderhit, hard deadline, periodic info
-	periodicInfo = 990 * time.Millisecond // longest silence during a search
-	quitWait     = 150 * time.Millisecond // how long quit waits for a search to stop
-	goWait       = 2 * time.Second        // how long a new go waits for the old search to stop
-	maxClockMs   = 1 << 40                // larger times are surely mistakes
+	quitWait   = 150 * time.Millisecond // how long quit waits for a search to stop
+	goWait     = 2 * time.Second        // how long a stopped search may take to answer before it is abandoned
+	maxClockMs = 1 << 40                // larger times are surely mistakes
 )
 
 // errNoPosition answers go after a rejected position command.
@@ -40,16 +40,12 @@ type run struct {
 	searchMoves []position.Move
 	untilStop   bool          // infinite: bestmove only after stop
 	pondering   bool          // ponder mode and no ponderhit yet
-	stopSent    bool          // Stop was called (by stop, quit, a new go or the deadline)
-	hitSent     bool          // PonderHit was called; it is repeated until the search ends
-	hard        time.Duration // safety deadline from clockStart, 0 for none
+	stopSent    bool          // Stop was called (by stop, quit, a new go or the watchdog)
+	hard        time.Duration // the watchdog's deadline from the clock's start, 0 for none
 	start       time.Time
-	clockStart  time.Time // go, or ponderhit for a ponder search
-	done        bool      // the search goroutine has returned
+	done        bool // the search goroutine has returned
 	held        search.Result
-	last        search.Info     // the last main-line info reported (for the periodic line)
 	lastPV      []position.Move // the last legal main line reported
-	lastOut     time.Time       // when the last info line was written
 }
 
 // searchEvent is what a search goroutine sends the loop: an info or, last,
@@ -60,12 +56,27 @@ type searchEvent struct {
 	result *search.Result
 }
 
-// tickC returns the channel of the supervision ticker, or nil when no search runs.
-func (s *session) tickC() <-chan time.Time {
-	if s.ticker == nil {
+// watchdogC returns the channel of the watchdog timer, or nil when it is not armed.
+func (s *session) watchdogC() <-chan time.Time {
+	if s.watchdog == nil {
 		return nil
 	}
-	return s.ticker.C
+	return s.watchdog.C
+}
+
+// armWatchdog (re)starts the watchdog to fire after d; d <= 0 disarms it.
+func (s *session) armWatchdog(d time.Duration) {
+	s.stopWatchdog()
+	if d > 0 {
+		s.watchdog = time.NewTimer(d)
+	}
+}
+
+func (s *session) stopWatchdog() {
+	if s.watchdog != nil {
+		s.watchdog.Stop()
+		s.watchdog = nil
+	}
 }
 
 // cmdGo handles go. A running search is stopped first and its bestmove
@@ -225,10 +236,10 @@ func isGoKeyword(tok string) bool {
 	return false
 }
 
-// hardDeadline is the loop's safety net over the search's own time control:
-// the time after which the loop stops a search that has not finished. It is
-// looser than any sane time control (the search stops itself at MoveTime
-// minus the overhead, and uses at most a fraction of its clock).
+// hardDeadline is the watchdog's deadline: the time after which the loop
+// stops a search that has not answered. It is looser than the search's own
+// limits (the search stops itself at MoveTime minus the overhead, and uses at
+// most a third of its clock).
 func hardDeadline(l *search.Limits, side position.Color, overhead time.Duration) time.Duration {
 	if l.Infinite {
 		return 0
@@ -263,11 +274,11 @@ func (s *session) startSearch(req goRequest, legal []position.Move) {
 		pondering:   req.lim.Ponder,
 		hard:        req.hard,
 		start:       now,
-		clockStart:  now,
-		lastOut:     now,
 	}
 	s.run = r
-	s.ticker = time.NewTicker(tickEvery)
+	if !r.pondering {
+		s.armWatchdog(r.hard)
+	}
 	g := s.game.Clone()
 	lim := req.lim
 	lim.SearchMoves = append([]position.Move(nil), lim.SearchMoves...)
@@ -303,7 +314,7 @@ func (s *session) handleEvent(ev searchEvent) {
 		return
 	}
 	r.done = true
-	s.stopTicker()
+	s.stopWatchdog()
 	if (r.untilStop || r.pondering) && !r.stopSent {
 		r.held = *ev.result
 		s.log.Debug().Int("search", r.id).Msg("search finished early; bestmove held until stop or ponderhit")
@@ -312,43 +323,23 @@ func (s *session) handleEvent(ev searchEvent) {
 	s.emitBest(r, ev.result)
 }
 
-func (s *session) stopTicker() {
-	if s.ticker != nil {
-		s.ticker.Stop()
-		s.ticker = nil
-	}
-}
-
-// tick supervises a running search: it repeats Stop and PonderHit until the
-// search ends (an Engine may lose one that arrives before its Search has
-// started; search.Engine does not, as startSearch calls Prepare first),
-// enforces the hard deadline and keeps info flowing at least once a second.
-func (s *session) tick(now time.Time) {
+// watchdogFired handles a search that has not answered by its deadline:
+// it is stopped, and if it does not answer within goWait after that, it is
+// abandoned with the last legal move it reported.
+func (s *session) watchdogFired() {
+	s.watchdog = nil
 	r := s.run
 	if r == nil || r.done {
-		s.stopTicker()
 		return
 	}
-	if r.stopSent {
-		s.engine.Stop()
+	if !r.stopSent {
+		s.log.Warn().Int("search", r.id).Dur("after", time.Since(r.start)).Msg("watchdog: the search overran its time; stopping it")
+		s.stopRun(r)
+		s.armWatchdog(goWait)
+		return
 	}
-	if r.hitSent {
-		s.engine.PonderHit()
-	}
-	if !r.pondering && !r.stopSent && r.hard > 0 && now.Sub(r.clockStart) >= r.hard {
-		s.log.Warn().Int("search", r.id).Dur("after", now.Sub(r.clockStart)).Msg("hard deadline: stopping the search")
-		r.stopSent = true
-		s.engine.Stop()
-	}
-	if now.Sub(r.lastOut) >= periodicInfo {
-		in := r.last
-		in.Time = now.Sub(r.start)
-		in.PV = nil
-		if in.Depth == 0 {
-			in.Depth = 1
-		}
-		s.printInfo(r, &in)
-	}
+	s.log.Error().Int("search", r.id).Dur("after", time.Since(r.start)).Msg("watchdog: the search does not answer; abandoning it")
+	s.emitBest(r, &search.Result{})
 }
 
 // cmdStop ends the running search; its bestmove follows (at once if it is
@@ -382,14 +373,13 @@ func (s *session) cmdPonderHit() {
 		return
 	}
 	r.pondering = false
-	r.clockStart = time.Now()
 	if r.done {
 		if !r.untilStop {
 			s.emitBest(r, &r.held)
 		}
 		return
 	}
-	r.hitSent = true
+	s.armWatchdog(r.hard)
 	s.engine.PonderHit()
 }
 
@@ -402,17 +392,12 @@ func (s *session) stopAndWait(wait time.Duration) {
 	}
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
-	retry := time.NewTicker(tickEvery)
-	defer retry.Stop()
 	for s.run == r {
 		select {
 		case ev := <-s.events:
 			s.handleEvent(ev)
-		case <-retry.C:
-			s.engine.Stop()
 		case <-deadline.C:
 			s.log.Error().Int("search", r.id).Dur("waited", wait).Msg("search did not stop; abandoning it")
-			s.stopTicker()
 			s.emitBest(r, &search.Result{})
 			return
 		}
@@ -428,7 +413,7 @@ func (s *session) finishSearch() { s.stopAndWait(quitWait) }
 // and logged.
 func (s *session) emitBest(r *run, res *search.Result) {
 	s.run = nil
-	s.stopTicker()
+	s.stopWatchdog()
 	best := res.BestMove
 	if !slices.Contains(r.legal, best) {
 		alt := r.legal[0]
@@ -469,14 +454,9 @@ func (s *session) printInfo(r *run, in *search.Info) {
 	if len(pv) < len(in.PV) {
 		s.log.Error().Str("pv", joinMoves(in.PV)).Int("legal", len(pv)).Msg("search reported an illegal pv; cut")
 	}
-	if k == 1 {
-		r.last = *in
-		r.last.PV = nil
-		if len(pv) > 0 {
-			r.lastPV = pv
-		}
+	if k == 1 && len(pv) > 0 {
+		r.lastPV = pv
 	}
-	r.lastOut = time.Now()
 	if len(pv) == 0 {
 		s.printf("info depth %d seldepth %d nodes %d nps %d hashfull %d time %d",
 			in.Depth, in.SelDepth, in.Nodes, in.NPS, in.HashFull, in.Time.Milliseconds())

@@ -160,8 +160,8 @@ func (s *session) loop(ctx context.Context, lines <-chan inputLine) error {
 			}
 		case ev := <-s.events:
 			s.handleEvent(ev)
-		case now := <-s.tickC():
-			s.tick(now)
+		case <-s.watchdogC():
+			s.watchdogFired()
 		}
 	}
 }
@@ -186,11 +186,11 @@ type session struct {
 	game        *position.Game
 	valid       bool // false after a rejected position command, until the next good one
 
-	run    *run // the current search, or nil
-	runID  int
-	events chan searchEvent
-	ticker *time.Ticker
-	closed chan struct{} // closed when Run returns
+	run      *run // the current search, or nil
+	runID    int
+	events   chan searchEvent
+	watchdog *time.Timer   // stops a search that overruns its time; nil when not armed
+	closed   chan struct{} // closed when Run returns
 }
 
 func newSession(cfg Config, w *writer) *session {
