@@ -87,43 +87,80 @@ func (p *Position) FEN() string {
 // are accepted (Sanmill's 8–31, or 0–23 when the string ends with ids:nodes).
 // An inconsistent string is rejected with an error naming the field.
 func ParseFEN(r *rules.Rules, fen string) (Position, error) {
+	fp := fenParser{r: r}
+	if err := fp.split(fen); err != nil {
+		return Position{}, err
+	}
+	p := &fp.p
+	p.millFrom = [2]bb.Square{bb.NoSquare, bb.NoSquare}
+	p.millTo = [2]bb.Square{bb.NoSquare, bb.NoSquare}
+	for _, step := range []func() error{
+		fp.board, fp.sidePhaseAction, fp.counts, fp.lastMills, fp.usedMills, fp.counters,
+		fp.consistency, fp.extensions,
+	} {
+		if err := step(); err != nil {
+			return *p, err
+		}
+	}
+	p.key = p.baseKey()
+	if p.phase == GameOver {
+		p.result, p.reason = p.deriveResult(r)
+		return *p, nil
+	}
+	if !p.fewerPieces(r, White) {
+		p.checkGameOver(r)
+	}
+	return *p, nil
+}
+
+// fenParser reads the fields of a position string into p, one group of
+// fields per method, in the order of rules.md §5.
+type fenParser struct {
+	r     *rules.Rules
+	f     []string // the 17 fields
+	ids   bool     // squares are numbered 0–23 (ids:nodes)
+	flags uint8    // flags from the extension tokens
+	p     Position
+}
+
+// split separates the 17 fields from the extension tokens after them.
+func (fp *fenParser) split(fen string) error {
 	f := strings.Fields(fen)
 	if len(f) == 0 {
-		return Position{}, errors.New("fen: empty position string")
+		return errors.New("fen: empty position string")
 	}
-	ids := false
-	var flags uint8
 	for len(f) > 17 {
 		ext := f[len(f)-1]
 		switch ext {
 		case extIDs:
-			ids = true
+			fp.ids = true
 		case extStalemateRemoving:
-			flags |= flagStalemateRemoving
+			fp.flags |= flagStalemateRemoving
 		case extBothStalemateRemoving:
-			flags |= flagBothStalemateRemoving
+			fp.flags |= flagBothStalemateRemoving
 		default:
-			return Position{}, fmt.Errorf("fen: unknown extension token %q after the 17 fields", ext)
+			return fmt.Errorf("fen: unknown extension token %q after the 17 fields", ext)
 		}
 		f = f[:len(f)-1]
 	}
 	if len(f) < 17 {
 		n := len(f) + 1
-		return Position{}, fmt.Errorf("fen field %d (%s) is missing: a position string has 17 fields, got %d", n, fieldNames[n], len(f))
+		return fmt.Errorf("fen field %d (%s) is missing: a position string has 17 fields, got %d", n, fieldNames[n], len(f))
 	}
+	fp.f = f
+	return nil
+}
 
-	var p Position
-	p.millFrom = [2]bb.Square{bb.NoSquare, bb.NoSquare}
-	p.millTo = [2]bb.Square{bb.NoSquare, bb.NoSquare}
-
-	// 1. board
+// board reads field 1.
+func (fp *fenParser) board() error {
+	p, f := &fp.p, fp.f
 	rings := strings.Split(f[0], "/")
 	if len(rings) != 3 {
-		return p, fieldErr(1, f[0], "want three rings of 8 points separated by '/', got %d", len(rings))
+		return fieldErr(1, f[0], "want three rings of 8 points separated by '/', got %d", len(rings))
 	}
 	for ri, ring := range rings {
 		if len(ring) != 8 {
-			return p, fieldErr(1, f[0], "ring %d has %d points, want 8", ri+1, len(ring))
+			return fieldErr(1, f[0], "ring %d has %d points, want 8", ri+1, len(ring))
 		}
 		for i := 0; i < 8; i++ {
 			s := bb.Square(ri*8 + i)
@@ -136,22 +173,26 @@ func ParseFEN(r *rules.Rules, fen string) (Position, error) {
 				p.marked |= bb.Bit(s)
 			case '*':
 			default:
-				return p, fieldErr(1, f[0], "unknown character %q at %s (want O, @, * or X)", ring[i], s)
+				return fieldErr(1, f[0], "unknown character %q at %s (want O, @, * or X)", ring[i], s)
 			}
 		}
 	}
-	if p.marked != 0 && r.MillFormationActionInPlacingPhase != rules.MillMarkAndDelay {
-		return p, fieldErr(1, f[0], "marked points (X) exist only with MillFormationActionInPlacingPhase 4")
+	if p.marked != 0 && fp.r.MillFormationActionInPlacingPhase != rules.MillMarkAndDelay {
+		return fieldErr(1, f[0], "marked points (X) exist only with MillFormationActionInPlacingPhase 4")
 	}
+	return nil
+}
 
-	// 2–4. side, phase, action
+// sidePhaseAction reads fields 2–4.
+func (fp *fenParser) sidePhaseAction() error {
+	p, f := &fp.p, fp.f
 	switch f[1] {
 	case "w":
 		p.side = White
 	case "b":
 		p.side = Black
 	default:
-		return p, fieldErr(2, f[1], "want w or b")
+		return fieldErr(2, f[1], "want w or b")
 	}
 	switch f[2] {
 	case "r", "p":
@@ -161,7 +202,7 @@ func ParseFEN(r *rules.Rules, fen string) (Position, error) {
 	case "o":
 		p.phase = GameOver
 	default:
-		return p, fieldErr(3, f[2], "want r, p, m or o")
+		return fieldErr(3, f[2], "want r, p, m or o")
 	}
 	switch f[3] {
 	case "p":
@@ -171,48 +212,56 @@ func ParseFEN(r *rules.Rules, fen string) (Position, error) {
 	case "r":
 		p.action = Remove
 	default:
-		return p, fieldErr(4, f[3], "want p, s or r")
+		return fieldErr(4, f[3], "want p, s or r")
 	}
+	return nil
+}
 
-	// 5–10. counts
+// counts reads fields 5–10: pieces on board and in hand, pending removals.
+func (fp *fenParser) counts() error {
+	p, f, r := &fp.p, fp.f, fp.r
 	var n [6]int
 	for i := range n {
 		v, err := strconv.Atoi(f[4+i])
 		if err != nil {
-			return p, fieldErr(5+i, f[4+i], "not an integer")
+			return fieldErr(5+i, f[4+i], "not an integer")
 		}
 		n[i] = v
 	}
 	for c, on := range [2]int{n[0], n[2]} {
 		fi := 5 + 2*c
 		if on != p.pieces[c].Count() {
-			return p, fieldErr(fi, f[fi-1], "the board has %d %s pieces", p.pieces[c].Count(), Color(c))
+			return fieldErr(fi, f[fi-1], "the board has %d %s pieces", p.pieces[c].Count(), Color(c))
 		}
 		hand := n[1+2*c]
 		if hand < 0 || hand > r.PiecesCount {
-			return p, fieldErr(fi+1, f[fi], "out of range 0..%d", r.PiecesCount)
+			return fieldErr(fi+1, f[fi], "out of range 0..%d", r.PiecesCount)
 		}
 		if on+hand > r.PiecesCount {
-			return p, fieldErr(fi+1, f[fi], "%d on board and %d in hand exceed PiecesCount %d", on, hand, r.PiecesCount)
+			return fieldErr(fi+1, f[fi], "%d on board and %d in hand exceed PiecesCount %d", on, hand, r.PiecesCount)
 		}
 		p.inHand[c] = int8(hand)
 	}
 	for c := 0; c < 2; c++ {
 		v := n[4+c]
 		if v < -r.PiecesCount || v > r.PiecesCount {
-			return p, fieldErr(9+c, f[8+c], "out of range %d..%d", -r.PiecesCount, r.PiecesCount)
+			return fieldErr(9+c, f[8+c], "out of range %d..%d", -r.PiecesCount, r.PiecesCount)
 		}
 		if v < 0 && r.MillFormationActionInPlacingPhase != rules.MillRemovalByMillCountsLate {
-			return p, fieldErr(9+c, f[8+c], "negative removals exist only with MillFormationActionInPlacingPhase 5")
+			return fieldErr(9+c, f[8+c], "negative removals exist only with MillFormationActionInPlacingPhase 5")
 		}
 		p.pending[c] = int8(v)
 	}
+	return nil
+}
 
-	// 11–14. last mill squares
+// lastMills reads fields 11–14, the squares of each side's last mill slide.
+func (fp *fenParser) lastMills() error {
+	p, f, ids := &fp.p, fp.f, fp.ids
 	for i := 0; i < 4; i++ {
 		v, err := strconv.Atoi(f[10+i])
 		if err != nil {
-			return p, fieldErr(11+i, f[10+i], "not an integer")
+			return fieldErr(11+i, f[10+i], "not an integer")
 		}
 		s := bb.NoSquare
 		switch {
@@ -222,11 +271,11 @@ func ParseFEN(r *rules.Rules, fen string) (Position, error) {
 		case !ids:
 			q, ok := bb.FromSanmill(v)
 			if !ok {
-				return p, fieldErr(11+i, f[10+i], "want 0 (none) or a square number 8..31")
+				return fieldErr(11+i, f[10+i], "want 0 (none) or a square number 8..31")
 			}
 			s = q
 		default:
-			return p, fieldErr(11+i, f[10+i], "want -1 (none) or a square number 0..23")
+			return fieldErr(11+i, f[10+i], "want -1 (none) or a square number 0..23")
 		}
 		if i%2 == 0 {
 			p.millFrom[i/2] = s
@@ -236,112 +285,126 @@ func ParseFEN(r *rules.Rules, fen string) (Position, error) {
 	}
 	for c := 0; c < 2; c++ {
 		if (p.millFrom[c] == bb.NoSquare) != (p.millTo[c] == bb.NoSquare) {
-			return p, fieldErr(12+2*c, f[11+2*c], "a last mill has both an origin and a destination, or neither")
+			return fieldErr(12+2*c, f[11+2*c], "a last mill has both an origin and a destination, or neither")
 		}
-		if p.millFrom[c] != bb.NoSquare && !r.RestrictRepeatedMillsFormation {
-			return p, fieldErr(11+2*c, f[10+2*c], "last mill squares are kept only with RestrictRepeatedMillsFormation")
+		if p.millFrom[c] != bb.NoSquare && !fp.r.RestrictRepeatedMillsFormation {
+			return fieldErr(11+2*c, f[10+2*c], "last mill squares are kept only with RestrictRepeatedMillsFormation")
 		}
 	}
+	return nil
+}
 
-	// 15. used mills
+// usedMills reads field 15, the lines each side has used (OneTimeUseMill).
+func (fp *fenParser) usedMills() error {
+	p, f := &fp.p, fp.f
 	mills, err := strconv.ParseUint(f[14], 10, 64)
 	if err != nil {
-		return p, fieldErr(15, f[14], "not an unsigned integer")
+		return fieldErr(15, f[14], "not an unsigned integer")
 	}
 	shift := uint(bb.SanmillOffset)
-	if ids {
+	if fp.ids {
 		shift = 0
 	}
 	for c := 0; c < 2; c++ {
 		half := uint32(mills >> (32 * uint(1-c)))
 		if half&^(uint32(bb.Full)<<shift) != 0 {
-			return p, fieldErr(15, f[14], "%s bits outside the board's squares", Color(c))
+			return fieldErr(15, f[14], "%s bits outside the board's squares", Color(c))
 		}
 		p.formed[c] = bb.Bitboard(half >> shift)
 	}
-	if mills != 0 && !r.OneTimeUseMill {
-		return p, fieldErr(15, f[14], "used mills are kept only with OneTimeUseMill")
+	if mills != 0 && !fp.r.OneTimeUseMill {
+		return fieldErr(15, f[14], "used mills are kept only with OneTimeUseMill")
 	}
+	return nil
+}
 
-	// 16–17. counters
+// counters reads fields 16–17: plies since the last placement or removal,
+// and the full-move number.
+func (fp *fenParser) counters() error {
+	p, f := &fp.p, fp.f
 	r50, err := strconv.Atoi(f[15])
 	if err != nil || r50 < 0 || r50 > 65535 {
-		return p, fieldErr(16, f[15], "want an integer 0..65535")
+		return fieldErr(16, f[15], "want an integer 0..65535")
 	}
 	p.rule50 = uint16(r50)
 	fm, err := strconv.Atoi(f[16])
 	if err != nil || fm < 0 || fm > 1<<24 {
-		return p, fieldErr(17, f[16], "want an integer 1..16777216")
+		return fieldErr(17, f[16], "want an integer 1..16777216")
 	}
 	if fm == 0 {
 		fm = 1
 	}
 	p.ply = int32(2*(fm-1)) + int32(p.side)
+	return nil
+}
 
-	// Consistency between the fields.
+// consistency checks that the action, phase, hands and pending removals of
+// a game in progress fit together.
+func (fp *fenParser) consistency() error {
+	p, f, r := &fp.p, fp.f, fp.r
+	if p.phase == GameOver {
+		return nil
+	}
 	us, them := p.side, p.side^1
-	if p.phase != GameOver {
-		switch p.action {
-		case Remove:
-			if p.pending[us] == 0 {
-				return p, fieldErr(4, f[3], "the side to move has no removal pending")
-			}
-		case Place:
-			if p.pending[us] != 0 {
-				return p, fieldErr(4, f[3], "a removal is pending, the action must be r")
-			}
-			if p.phase != Placing || p.inHand[us] == 0 {
-				return p, fieldErr(4, f[3], "placing needs phase p and pieces in hand")
-			}
-		case Select:
-			if p.pending[us] != 0 {
-				return p, fieldErr(4, f[3], "a removal is pending, the action must be r")
-			}
-			if p.phase != Moving {
-				return p, fieldErr(4, f[3], "action s needs phase m")
-			}
+	switch p.action {
+	case Remove:
+		if p.pending[us] == 0 {
+			return fieldErr(4, f[3], "the side to move has no removal pending")
 		}
-		if p.phase == Moving && p.inHand[us] > 0 {
-			return p, fieldErr(3, f[2], "the side to move has pieces in hand, the phase is p")
+	case Place:
+		if p.pending[us] != 0 {
+			return fieldErr(4, f[3], "a removal is pending, the action must be r")
 		}
-		if p.pending[them] != 0 {
-			if p.pending[us] == 0 {
-				return p, fieldErr(9+int(them), f[8+int(them)], "a removal is pending for the side not to move")
-			}
-			both := r.MillFormationActionInPlacingPhase == rules.MillRemovalByMillCountsLate ||
-				r.StalemateAction == rules.StalemateBothRemove ||
-				(r.PiecesCount == 12 && (r.BoardFullAction == rules.BoardFullFirstThenSecond || r.BoardFullAction == rules.BoardFullSecondThenFirst))
-			if !both {
-				return p, fieldErr(9+int(them), f[8+int(them)], "a removal is pending for the side not to move")
-			}
+		if p.phase != Placing || p.inHand[us] == 0 {
+			return fieldErr(4, f[3], "placing needs phase p and pieces in hand")
+		}
+	case Select:
+		if p.pending[us] != 0 {
+			return fieldErr(4, f[3], "a removal is pending, the action must be r")
+		}
+		if p.phase != Moving {
+			return fieldErr(4, f[3], "action s needs phase m")
 		}
 	}
-	if flags&flagStalemateRemoving != 0 {
+	if p.phase == Moving && p.inHand[us] > 0 {
+		return fieldErr(3, f[2], "the side to move has pieces in hand, the phase is p")
+	}
+	if p.pending[them] != 0 {
+		if p.pending[us] == 0 {
+			return fieldErr(9+int(them), f[8+int(them)], "a removal is pending for the side not to move")
+		}
+		both := r.MillFormationActionInPlacingPhase == rules.MillRemovalByMillCountsLate ||
+			r.StalemateAction == rules.StalemateBothRemove ||
+			(r.PiecesCount == 12 && (r.BoardFullAction == rules.BoardFullFirstThenSecond || r.BoardFullAction == rules.BoardFullSecondThenFirst))
+		if !both {
+			return fieldErr(9+int(them), f[8+int(them)], "a removal is pending for the side not to move")
+		}
+	}
+	return nil
+}
+
+// extensions checks the stalemate-removal extension tokens against the rules
+// and the position, and sets their flags.
+func (fp *fenParser) extensions() error {
+	p, f, r := &fp.p, fp.f, fp.r
+	them := p.side ^ 1
+	if fp.flags&flagStalemateRemoving != 0 {
 		switch {
 		case r.StalemateAction != rules.StalemateRemoveAndMove || p.action != Remove:
-			return p, fmt.Errorf("fen: %s needs StalemateAction 2 and a pending removal", extStalemateRemoving)
+			return fmt.Errorf("fen: %s needs StalemateAction 2 and a pending removal", extStalemateRemoving)
 		case p.phase == Placing:
 			// Only a blocked side in the moving phase removes this way.
-			return p, fieldErr(3, f[2], "a %s happens only in the moving phase", extStalemateRemoving)
+			return fieldErr(3, f[2], "a %s happens only in the moving phase", extStalemateRemoving)
 		case p.pending[them] != 0:
 			// The remover moves again afterwards: the opponent's removal would be stranded.
-			return p, fieldErr(9+int(them), f[8+int(them)], "no removal can be pending for the side not to move during a %s", extStalemateRemoving)
+			return fieldErr(9+int(them), f[8+int(them)], "no removal can be pending for the side not to move during a %s", extStalemateRemoving)
 		}
 	}
-	if flags&flagBothStalemateRemoving != 0 && (r.StalemateAction != rules.StalemateBothRemove || p.action != Remove) {
-		return p, fmt.Errorf("fen: %s needs StalemateAction 5 and a pending removal", extBothStalemateRemoving)
+	if fp.flags&flagBothStalemateRemoving != 0 && (r.StalemateAction != rules.StalemateBothRemove || p.action != Remove) {
+		return fmt.Errorf("fen: %s needs StalemateAction 5 and a pending removal", extBothStalemateRemoving)
 	}
-	p.flags = flags
-	p.key = p.baseKey()
-
-	if p.phase == GameOver {
-		p.result, p.reason = p.deriveResult(r)
-		return p, nil
-	}
-	if !p.fewerPieces(r, White) {
-		p.checkGameOver(r)
-	}
-	return p, nil
+	p.flags = fp.flags
+	return nil
 }
 
 // deriveResult works out who won a position that a FEN says is over.

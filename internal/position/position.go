@@ -451,66 +451,87 @@ func (p *Position) removalsByMillCounts(t *bb.Topology) {
 	p.setPending(Black, int8(br))
 }
 
+// place puts a piece of the side to move from its hand on s, then applies
+// what the rules make of it: a mill (placeMill) or a plain placement
+// (placeQuiet).
 func (p *Position) place(r *rules.Rules, t *bb.Topology, s bb.Square) {
 	us := p.side
-	them := us ^ 1
 	p.setHand(us, p.inHand[us]-1)
 	p.pieces[us] |= bb.Bit(s)
 	p.key ^= zPiece[us][s]
 	p.setLastMill(us, bb.NoSquare, bb.NoSquare)
+	if n := p.millsFormed(r, t, s, us); n > 0 {
+		p.placeMill(r, t, n)
+	} else {
+		p.placeQuiet(r, t)
+	}
+}
 
-	n := p.millsFormed(r, t, s, us)
-	mfa := r.MillFormationActionInPlacingPhase
-	if n == 0 {
-		if r.StopPlacingWhenTwoEmptySquares && r.PiecesCount == 12 && p.Empty().Count() <= 2 {
-			p.setHand(White, 0)
-			p.setHand(Black, 0)
-			if p.fewerPieces(r, them) {
-				return
-			}
-		}
-		if mfa == rules.MillRemovalByMillCountsLate && p.inHand[0] == 0 && p.inHand[1] == 0 {
-			if !p.placingEnd(r, t) {
-				p.changeSide()
-			}
-			p.checkGameOver(r)
+// placeQuiet ends a placement that closed no mill: the board may be full, the
+// placing phase may end, and the turn passes.
+func (p *Position) placeQuiet(r *rules.Rules, t *bb.Topology) {
+	if r.StopPlacingWhenTwoEmptySquares && r.PiecesCount == 12 && p.Empty().Count() <= 2 {
+		p.setHand(White, 0)
+		p.setHand(Black, 0)
+		if p.fewerPieces(r, p.side^1) {
 			return
 		}
-		if r.PiecesCount == 12 && p.pieces[0].Count()+p.pieces[1].Count() >= bb.NumSquares {
-			switch r.BoardFullAction {
-			case rules.BoardFullFirstLoses:
-				p.SetGameOver(BlackWins, BoardFull)
-				return
-			case rules.BoardFullFirstThenSecond:
-				p.setPending(White, 1)
-				p.setPending(Black, 1)
-				p.changeSide()
-			case rules.BoardFullSecondThenFirst:
-				p.setPending(White, 1)
-				p.setPending(Black, 1)
-				p.keepSide()
-			case rules.BoardFullSideToMoveRemoves:
-				if r.IsDefenderMoveFirst {
-					p.setSide(Black)
-				} else {
-					p.setSide(White)
-				}
-				p.setPending(p.side, 1)
-				p.keepSide()
-			case rules.BoardFullDraw:
-				p.SetGameOver(Draw, BoardFull)
-				return
-			}
-			return
-		}
-		if !p.placingEnd(r, t) {
-			p.changeSide()
-		}
-		p.checkGameOver(r)
+	}
+	if r.MillFormationActionInPlacingPhase == rules.MillRemovalByMillCountsLate && p.inHand[0] == 0 && p.inHand[1] == 0 {
+		p.passTurnAfterPlacing(r, t)
 		return
 	}
+	if r.PiecesCount == 12 && p.pieces[0].Count()+p.pieces[1].Count() >= bb.NumSquares {
+		p.boardFull(r)
+		return
+	}
+	p.passTurnAfterPlacing(r, t)
+}
 
-	// The placement closed n mills.
+// passTurnAfterPlacing ends the placing phase if both hands are empty (which
+// may choose the side to move), else gives the turn to the opponent; then a
+// blocked side to move is dealt with.
+func (p *Position) passTurnAfterPlacing(r *rules.Rules, t *bb.Topology) {
+	if !p.placingEnd(r, t) {
+		p.changeSide()
+	}
+	p.checkGameOver(r)
+}
+
+// boardFull applies BoardFullAction when the last placement filled the board
+// (twelve pieces a side).
+func (p *Position) boardFull(r *rules.Rules) {
+	switch r.BoardFullAction {
+	case rules.BoardFullFirstLoses:
+		p.SetGameOver(BlackWins, BoardFull)
+	case rules.BoardFullFirstThenSecond:
+		p.setPending(White, 1)
+		p.setPending(Black, 1)
+		p.changeSide()
+	case rules.BoardFullSecondThenFirst:
+		p.setPending(White, 1)
+		p.setPending(Black, 1)
+		p.keepSide()
+	case rules.BoardFullSideToMoveRemoves:
+		if r.IsDefenderMoveFirst {
+			p.setSide(Black)
+		} else {
+			p.setSide(White)
+		}
+		p.setPending(p.side, 1)
+		p.keepSide()
+	case rules.BoardFullDraw:
+		p.SetGameOver(Draw, BoardFull)
+	}
+}
+
+// placeMill applies MillFormationActionInPlacingPhase to a placement that
+// closed n mills: removals from the board, from the opponent's hand, or
+// none until placing ends.
+func (p *Position) placeMill(r *rules.Rules, t *bb.Topology, n int) {
+	us := p.side
+	them := us ^ 1
+	mfa := r.MillFormationActionInPlacingPhase
 	rm := int8(0)
 	if mfa != rules.MillRemovalByMillCountsLate {
 		rm = 1
@@ -544,17 +565,9 @@ func (p *Position) place(r *rules.Rules, t *bb.Topology, s bb.Square) {
 		}
 		p.checkGameOver(r)
 	case rules.MillRemovalByMillCountsLate:
-		if p.inHand[0] == 0 && p.inHand[1] == 0 {
-			if !p.placingEnd(r, t) {
-				p.changeSide()
-			}
-			p.checkGameOver(r)
-			return
-		}
-		p.changeSide()
 		// With MayMoveInPlacingPhase the opponent may have placed all its
-		// pieces already, and be blocked.
-		p.checkGameOver(r)
+		// pieces already, and be blocked: passTurnAfterPlacing checks.
+		p.passTurnAfterPlacing(r, t)
 	default:
 		p.action = Remove
 	}
