@@ -39,8 +39,8 @@ func runPerft(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "perft: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if *depth < 0 || *depth > 64 {
-		fmt.Fprintf(stderr, "perft: --depth %d is out of range 0..64\n", *depth)
+	if *depth < 0 || *depth > movegen.MaxPerftDepth {
+		fmt.Fprintf(stderr, "perft: --depth %d is out of range 0..%d\n", *depth, movegen.MaxPerftDepth)
 		return 2
 	}
 	preset, ok := rules.PresetByName(*variant)

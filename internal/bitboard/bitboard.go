@@ -107,12 +107,6 @@ func FromSanmill(n int) (Square, bool) {
 	return Square(n - SanmillOffset), true
 }
 
-// Ring returns 0 (inner), 1 (middle) or 2 (outer).
-func (s Square) Ring() int { return int(s) / 8 }
-
-// IsCorner reports whether s is a corner of its ring (the odd points).
-func (s Square) IsCorner() bool { return s&1 == 1 }
-
 // Topology is the adjacency and mill-line data of one board shape.
 type Topology struct {
 	// Diagonal is true for the board with the four corner diagonals.

@@ -7,6 +7,10 @@ import (
 	"github.com/millengine/millengine/internal/rules"
 )
 
+// MaxPerftDepth bounds the depth of perft wherever a user asks for it (the
+// perft command, go perft): deeper counts would not end in a lifetime.
+const MaxPerftDepth = 64
+
 // Perft counts the leaves of the action tree of p at exactly the given depth.
 // A removal is its own ply; a finished game has no actions; no draw rule is
 // applied (rules.md §6). The last ply is counted without being played.

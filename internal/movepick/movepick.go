@@ -85,13 +85,8 @@ func (pk *Picker) Prepare(ttMove position.Move, killers [2]position.Move, hist *
 	}
 }
 
-// Init generates and prepares in one call.
-func (pk *Picker) Init(r *rules.Rules, p *position.Position, ttMove position.Move, killers [2]position.Move, hist *History) {
-	pk.Generate(r, p)
-	pk.Prepare(ttMove, killers, hist)
-}
-
-// InitList orders an explicit list of moves (the root's) as Init would.
+// InitList orders an explicit list of moves (the root's) as Generate and
+// Prepare would.
 func (pk *Picker) InitList(r *rules.Rules, p *position.Position, moves []position.Move, ttMove position.Move, hist *History) {
 	pk.ml.N = copy(pk.ml.Moves[:], moves)
 	pk.r, pk.p = r, p

@@ -9,6 +9,12 @@ import (
 	"github.com/millengine/millengine/internal/rules"
 )
 
+// Init generates and prepares in one call.
+func (pk *Picker) Init(r *rules.Rules, p *position.Position, ttMove position.Move, killers [2]position.Move, hist *History) {
+	pk.Generate(r, p)
+	pk.Prepare(ttMove, killers, hist)
+}
+
 func mustFEN(t *testing.T, r *rules.Rules, fen string) position.Position {
 	t.Helper()
 	p, err := position.ParseFEN(r, fen)

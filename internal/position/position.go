@@ -77,13 +77,6 @@ func (p *Position) InHand(c Color) int { return int(p.inHand[c]) }
 // its own pieces (MillFormationActionInPlacingPhase 5).
 func (p *Position) PendingRemovals(c Color) int { return int(p.pending[c]) }
 
-// FormedMills returns the union of the lines c has used (OneTimeUseMill).
-func (p *Position) FormedMills(c Color) bb.Bitboard { return p.formed[c] }
-
-// LastMill returns the origin and destination of c's last mill-closing slide
-// (RestrictRepeatedMillsFormation), or NoSquare.
-func (p *Position) LastMill(c Color) (from, to bb.Square) { return p.millFrom[c], p.millTo[c] }
-
 // Key returns the 32-bit Zobrist key of the position.
 func (p *Position) Key() uint32 { return p.key ^ zPhase[p.phase] }
 
@@ -111,10 +104,6 @@ func (p *Position) Result() (Result, Reason) { return p.result, p.reason }
 // StalemateRemoving reports whether the side to move removes because it was
 // blocked and will move again afterwards (StalemateAction 2).
 func (p *Position) StalemateRemoving() bool { return p.flags&flagStalemateRemoving != 0 }
-
-// BothStalemateRemoving reports whether both sides remove after a block
-// (StalemateAction 5).
-func (p *Position) BothStalemateRemoving() bool { return p.flags&flagBothStalemateRemoving != 0 }
 
 // SetGameOver ends the game with the given result. Do uses it for the rules
 // a position decides alone; Game uses it for the draw rules that need history.

@@ -295,16 +295,6 @@ func PresetKeys() []string {
 	return keys
 }
 
-// Matching returns the key of the preset equal to r, or "" if none is.
-func (r *Rules) Matching() string {
-	for _, p := range Presets {
-		if p.Rules == *r {
-			return p.Key
-		}
-	}
-	return ""
-}
-
 // Diff lists "Name=value" for every parameter where r differs from base, sorted.
 func (r *Rules) Diff(base *Rules) []string {
 	var out []string

@@ -78,6 +78,16 @@ var presetTable = []struct {
 	}},
 }
 
+// Matching returns the key of the preset equal to r, or "" if none is.
+func (r *Rules) Matching() string {
+	for _, p := range Presets {
+		if p.Rules == *r {
+			return p.Key
+		}
+	}
+	return ""
+}
+
 func TestDefault(t *testing.T) {
 	if got := Default(); got != nine {
 		t.Errorf("Default() = %+v, want %+v", got, nine)

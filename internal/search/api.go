@@ -18,7 +18,6 @@ const (
 	ValueMate     = 30000            // a win at the root; a win n plies away scores ValueMate-n
 	ValueMateBand = ValueMate - 1000 // scores beyond ±ValueMateBand are wins or losses
 	ValueInfinite = 32000
-	ValueNone     = 32001
 )
 
 // MaxPly bounds the depth of the search tree.

@@ -137,9 +137,6 @@ func (e *Engine) NewGame() {
 // HashFull returns the transposition table's fill in permille.
 func (e *Engine) HashFull() int { return e.tt.HashFull() }
 
-// SetSeed fixes the random source of Shuffling and SkillLevel (for tests).
-func (e *Engine) SetSeed(seed uint64) { e.rng = rand.New(rand.NewPCG(seed, 0x6d696c6c)) }
-
 // Prepare arms the engine for the next Search: it clears the stop request
 // and records whether that search ponders. A caller that runs Search on
 // another goroutine calls Prepare first, on its own goroutine, so that a Stop

@@ -13,6 +13,9 @@ import (
 	"github.com/millengine/millengine/internal/rules"
 )
 
+// SetSeed fixes the random source of Shuffling and SkillLevel.
+func (e *Engine) SetSeed(seed uint64) { e.rng = rand.New(rand.NewPCG(seed, 0x6d696c6c)) }
+
 func gameFromFEN(t *testing.T, variant, fen string) *position.Game {
 	t.Helper()
 	preset, ok := rules.PresetByName(variant)

@@ -103,9 +103,6 @@ func (t *Table) Resize(mb int) {
 // SizeMB returns the table size in megabytes.
 func (t *Table) SizeMB() int { return len(t.buckets) * bucketBytes >> 20 }
 
-// Buckets returns the number of buckets.
-func (t *Table) Buckets() int { return len(t.buckets) }
-
 // Clear empties the table. Call it while no search runs: it writes without
 // atomics, which is what makes it fast.
 func (t *Table) Clear() {

@@ -9,6 +9,9 @@ import (
 	"github.com/millengine/millengine/internal/position"
 )
 
+// Buckets returns the number of buckets.
+func (t *Table) Buckets() int { return len(t.buckets) }
+
 func TestBucketIsOneAlignedCacheLine(t *testing.T) {
 	if s := unsafe.Sizeof(bucket{}); s != 64 {
 		t.Fatalf("bucket is %d bytes, want 64", s)

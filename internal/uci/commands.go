@@ -216,7 +216,7 @@ func (s *session) cmdPerft(args []string) error {
 	if len(args) != 1 {
 		return errors.New("go perft: want 'go perft <depth>'")
 	}
-	d, err := depthArg("go perft", args[0], s.maxDepth(MaxPerftDepth))
+	d, err := depthArg("go perft", args[0], s.maxDepth(movegen.MaxPerftDepth))
 	if err != nil {
 		return err
 	}

@@ -115,16 +115,38 @@ func (s *session) cmdGo(args []string) error {
 	return nil
 }
 
+// goParam is a go argument with an integer value: its range, where it goes,
+// and whether it limits the search (a go without any limit gets the MoveTime
+// option's time).
+type goParam struct {
+	lo, hi  int64
+	limits  bool
+	setting func(l *search.Limits, v int64)
+}
+
+func msec(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+
+// goParams are the go arguments that take a value. A clock at or below zero
+// is still a clock: the engine moves at once.
+var goParams = map[string]goParam{
+	"wtime":     {-maxClockMs, maxClockMs, true, func(l *search.Limits, v int64) { l.WTime = msec(max(v, 1)) }},
+	"btime":     {-maxClockMs, maxClockMs, true, func(l *search.Limits, v int64) { l.BTime = msec(max(v, 1)) }},
+	"winc":      {0, maxClockMs, false, func(l *search.Limits, v int64) { l.WInc = msec(v) }},
+	"binc":      {0, maxClockMs, false, func(l *search.Limits, v int64) { l.BInc = msec(v) }},
+	"movestogo": {0, 1_000_000, false, func(l *search.Limits, v int64) { l.MovesToGo = int(v) }},
+	"depth":     {1, search.MaxPly - 1, true, func(l *search.Limits, v int64) { l.Depth = int(v) }},
+	"nodes":     {1, 1 << 62, true, func(l *search.Limits, v int64) { l.Nodes = uint64(v) }},
+	"movetime":  {1, maxClockMs, true, func(l *search.Limits, v int64) { l.MoveTime = msec(v) }},
+}
+
 // parseGo reads the arguments of go into limits. A go with no limit at all
 // gets the MoveTime option's time, or searches until stop if it is 0.
 func (s *session) parseGo(args []string) (goRequest, error) {
 	var (
 		req     goRequest
 		l       = &req.lim
-		clock   bool
 		limited bool
 	)
-	g := s.game
 	for i := 0; i < len(args); i++ {
 		key := strings.ToLower(args[i])
 		switch key {
@@ -135,21 +157,15 @@ func (s *session) parseGo(args []string) (goRequest, error) {
 			l.Ponder = true
 			continue
 		case "searchmoves":
-			j := i + 1
-			for ; j < len(args) && !isGoKeyword(args[j]); j++ {
-				m, err := movegen.ParseLegal(&g.Rules, &g.Pos, args[j])
-				if err != nil {
-					return req, fmt.Errorf("go searchmoves: %w", err)
-				}
-				l.SearchMoves = append(l.SearchMoves, m)
+			n, err := s.parseSearchMoves(args[i+1:], l)
+			if err != nil {
+				return req, err
 			}
-			if j == i+1 {
-				return req, errors.New("go searchmoves: want at least one move token")
-			}
-			i = j - 1
+			i += n
 			continue
-		case "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime":
-		default:
+		}
+		prm, ok := goParams[key]
+		if !ok {
 			return req, fmt.Errorf("go: unknown argument %s", quote(args[i]))
 		}
 		if i+1 >= len(args) {
@@ -160,59 +176,11 @@ func (s *session) parseGo(args []string) (goRequest, error) {
 		if err != nil {
 			return req, fmt.Errorf("go: %s %s is not an integer", key, quote(args[i]))
 		}
-		rangeErr := func(lo, hi int64) error {
-			if v < lo || v > hi {
-				return fmt.Errorf("go: %s %d is out of range %d..%d", key, v, lo, hi)
-			}
-			return nil
+		if v < prm.lo || v > prm.hi {
+			return req, fmt.Errorf("go: %s %d is out of range %d..%d", key, v, prm.lo, prm.hi)
 		}
-		ms := func() time.Duration { return time.Duration(v) * time.Millisecond }
-		switch key {
-		case "wtime", "btime":
-			// A clock at or below zero is still a clock: move at once.
-			if err := rangeErr(-maxClockMs, maxClockMs); err != nil {
-				return req, err
-			}
-			v = max(v, 1)
-			if key == "wtime" {
-				l.WTime = ms()
-			} else {
-				l.BTime = ms()
-			}
-			clock = true
-		case "winc", "binc":
-			if err := rangeErr(0, maxClockMs); err != nil {
-				return req, err
-			}
-			if key == "winc" {
-				l.WInc = ms()
-			} else {
-				l.BInc = ms()
-			}
-		case "movestogo":
-			if err := rangeErr(0, 1_000_000); err != nil {
-				return req, err
-			}
-			l.MovesToGo = int(v)
-		case "depth":
-			if err := rangeErr(1, search.MaxPly-1); err != nil {
-				return req, err
-			}
-			l.Depth, limited = int(v), true
-		case "nodes":
-			if err := rangeErr(1, 1<<62); err != nil {
-				return req, err
-			}
-			l.Nodes, limited = uint64(v), true
-		case "movetime":
-			if err := rangeErr(1, maxClockMs); err != nil {
-				return req, err
-			}
-			l.MoveTime, limited = ms(), true
-		}
-	}
-	if clock {
-		limited = true
+		prm.setting(l, v)
+		limited = limited || prm.limits
 	}
 	if !limited {
 		if s.moveTime > 0 {
@@ -222,18 +190,34 @@ func (s *session) parseGo(args []string) (goRequest, error) {
 		}
 	}
 	req.untilStop = l.Infinite
-	req.hard = hardDeadline(l, g.Pos.SideToMove(), s.sopts.MoveOverhead)
+	req.hard = hardDeadline(l, s.game.Pos.SideToMove(), s.sopts.MoveOverhead)
 	return req, nil
+}
+
+// parseSearchMoves reads the move tokens after searchmoves, up to the next
+// go keyword, into l. It returns how many tokens it read.
+func (s *session) parseSearchMoves(args []string, l *search.Limits) (int, error) {
+	g := s.game
+	n := 0
+	for ; n < len(args) && !isGoKeyword(args[n]); n++ {
+		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, args[n])
+		if err != nil {
+			return n, fmt.Errorf("go searchmoves: %w", err)
+		}
+		l.SearchMoves = append(l.SearchMoves, m)
+	}
+	if n == 0 {
+		return 0, errors.New("go searchmoves: want at least one move token")
+	}
+	return n, nil
 }
 
 // isGoKeyword reports whether tok starts another go argument (it ends a
 // searchmoves list).
 func isGoKeyword(tok string) bool {
-	switch strings.ToLower(tok) {
-	case "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "infinite", "ponder", "searchmoves":
-		return true
-	}
-	return false
+	key := strings.ToLower(tok)
+	_, ok := goParams[key]
+	return ok || key == "infinite" || key == "ponder" || key == "searchmoves"
 }
 
 // hardDeadline is the watchdog's deadline: the time after which the loop

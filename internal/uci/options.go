@@ -27,8 +27,6 @@ const (
 	maxMoveOverhead = 5000      // ms
 	maxMoveTime     = 3600      // s
 	maxMoveTimeMs   = 3_600_000 // ms
-	maxSkillLevel   = 30
-	maxQuiescence   = 4
 )
 
 // option is one engine option. set parses a value and applies it, or returns
@@ -135,7 +133,7 @@ func (s *session) engineOptions() []*option {
 		spin("MoveTimeMs", int(s.moveTime/time.Millisecond), 0, maxMoveTimeMs, func(s *session, v int) {
 			s.moveTime = time.Duration(v) * time.Millisecond
 		}),
-		spin("SkillLevel", d.SkillLevel, 0, maxSkillLevel, func(_ *session, v int) {
+		spin("SkillLevel", d.SkillLevel, 0, search.MaxSkillLevel, func(_ *session, v int) {
 			setSearch(func(o *search.Options) { o.SkillLevel = v })
 		}),
 		check("Shuffling", d.Shuffling, func(_ *session, v bool) {
@@ -151,7 +149,7 @@ func (s *session) engineOptions() []*option {
 				setSearch(func(o *search.Options) { o.Algorithm = a })
 				return nil
 			}},
-		spin("MaxQuiescenceDepth", d.MaxQuiescenceDepth, 0, maxQuiescence, func(_ *session, v int) {
+		spin("MaxQuiescenceDepth", d.MaxQuiescenceDepth, 0, search.MaxQuiescenceDepth, func(_ *session, v int) {
 			setSearch(func(o *search.Options) { o.MaxQuiescenceDepth = v })
 		}),
 		{name: "Variant", kind: kindCombo, def: s.cfg.Variant, vars: rules.PresetKeys(),

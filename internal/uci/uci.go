@@ -23,6 +23,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
@@ -36,8 +37,6 @@ const (
 	DefaultHashMB     = 16
 	DefaultMaxHashMB  = 65536
 	DefaultMaxThreads = 256
-	// MaxPerftDepth bounds go perft (and is the ceiling of Config.MaxDepth).
-	MaxPerftDepth = 64
 )
 
 // Engine is what the protocol loop needs from a searcher; *search.Engine
@@ -109,7 +108,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Bench == nil {
 		c.Bench = search.Bench
 	}
-	if c.MaxDepth < 0 || c.MaxDepth > MaxPerftDepth {
+	if c.MaxDepth < 0 || c.MaxDepth > movegen.MaxPerftDepth {
 		c.MaxDepth = 0
 	}
 	return c, nil
