@@ -279,15 +279,23 @@ func (t *tally) String() string {
 		t.w, t.d, t.l, s, elo, t.w+t.d+t.l, strings.Join(ends, ", "))
 }
 
-// commonFlags adds the flags of the game loop.
-func commonFlags(fs *pflag.FlagSet, pc *playConfig, variant *string, seed *uint64, workers *int) {
-	fs.Uint64Var(&pc.nodes, "nodes", 20000, "nodes per move")
-	fs.IntVar(&pc.depth, "depth", 0, "depth per move instead of a node budget")
-	fs.IntVar(&pc.openingPlies, "opening-plies", 4, "random legal actions before the engines play")
-	fs.IntVar(&pc.maxPlies, "max-plies", 400, "a game this long is a draw")
-	fs.StringVar(variant, "variant", rules.Presets[0].Key, "rule preset")
-	fs.Uint64Var(seed, "seed", 1, "first opening seed (pair i uses seed+i)")
-	fs.IntVar(workers, "workers", 2, "games played at once")
+// common holds the flags both commands share: how the games are played.
+type common struct {
+	pc      playConfig
+	variant string
+	seed    uint64
+	workers int
+}
+
+// flags adds the shared flags to fs.
+func (c *common) flags(fs *pflag.FlagSet) {
+	fs.Uint64Var(&c.pc.nodes, "nodes", 20000, "nodes per move")
+	fs.IntVar(&c.pc.depth, "depth", 0, "depth per move instead of a node budget")
+	fs.IntVar(&c.pc.openingPlies, "opening-plies", 4, "random legal actions before the engines play")
+	fs.IntVar(&c.pc.maxPlies, "max-plies", 400, "a game this long is a draw")
+	fs.StringVar(&c.variant, "variant", rules.Presets[0].Key, "rule preset")
+	fs.Uint64Var(&c.seed, "seed", 1, "first opening seed (pair i uses seed+i)")
+	fs.IntVar(&c.workers, "workers", 2, "games played at once")
 }
 
 // parseFlags parses a subcommand's flags; it returns the exit code when the
@@ -313,11 +321,12 @@ func parseFlags(fs *pflag.FlagSet, args []string, stdout, stderr io.Writer, usag
 	return 0, true
 }
 
-// checkPlay validates the game-loop flags and resolves the variant.
-func checkPlay(pc *playConfig, variant string, workers int) error {
-	p, ok := rules.PresetByName(variant)
+// check validates the shared flags and resolves the variant.
+func (c *common) check() error {
+	pc, workers := &c.pc, c.workers
+	p, ok := rules.PresetByName(c.variant)
 	if !ok {
-		return fmt.Errorf("--variant %q: unknown (want one of %s)", variant, strings.Join(rules.PresetKeys(), ", "))
+		return fmt.Errorf("--variant %q: unknown (want one of %s)", c.variant, strings.Join(rules.PresetKeys(), ", "))
 	}
 	pc.rules = p.Rules
 	switch {
@@ -363,23 +372,19 @@ func pairs[W any](ctx context.Context, n, workers int, newWorker func() W, fn fu
 
 func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var (
-		pc      playConfig
-		variant string
-		seed    uint64
-		workers int
-		games   int
-		specA   string
-		specB   string
+		c            common
+		games        int
+		specA, specB string
 	)
 	fs := pflag.NewFlagSet("screen", pflag.ContinueOnError)
-	commonFlags(fs, &pc, &variant, &seed, &workers)
+	c.flags(fs)
 	fs.IntVar(&games, "games", 200, "games (rounded up to whole pairs)")
 	fs.StringVar(&specA, "a", "", "configuration A (empty: the defaults)")
 	fs.StringVar(&specB, "b", "", "configuration B (empty: the defaults)")
 	if code, ok := parseFlags(fs, args, stdout, stderr, "Usage: milltune screen [--a CONFIG] [--b CONFIG] [--games N] [--nodes N|--depth D] [--variant V] [--seed S]"); !ok {
 		return code
 	}
-	if err := checkPlay(&pc, variant, workers); err != nil {
+	if err := c.check(); err != nil {
 		fmt.Fprintf(stderr, "milltune screen: %v\n", err)
 		return 2
 	}
@@ -393,9 +398,9 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	t := tally{reasons: map[string]int{}}
 	n := (games + 1) / 2
 	type engines struct{ a, b *search.Engine }
-	pairs(ctx, n, workers, func() engines { return engines{cfgA.newEngine(), cfgB.newEngine()} },
+	pairs(ctx, n, c.workers, func() engines { return engines{cfgA.newEngine(), cfgB.newEngine()} },
 		func(es engines, i int) {
-			r := playPair(es.a, es.b, &pc, seed+uint64(i))
+			r := playPair(es.a, es.b, &c.pc, c.seed+uint64(i))
 			mu.Lock()
 			defer mu.Unlock()
 			t.add(r)
@@ -412,23 +417,20 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var (
-		pc      playConfig
-		variant string
-		seed    uint64
-		workers int
-		iters   int
-		start   string
-		rate    float64
+		c     common
+		iters int
+		start string
+		rate  float64
 	)
 	fs := pflag.NewFlagSet("spsa", pflag.ContinueOnError)
-	commonFlags(fs, &pc, &variant, &seed, &workers)
+	c.flags(fs)
 	fs.IntVar(&iters, "pairs", 2000, "game pairs (SPSA iterations)")
 	fs.StringVar(&start, "start", "", "weights to start from, as a configuration (empty: the engine's)")
 	fs.Float64Var(&rate, "rate", 0.03, "step per game pair, as a fraction of a weight's perturbation")
 	if code, ok := parseFlags(fs, args, stdout, stderr, "Usage: milltune spsa [--pairs N] [--nodes N] [--start CONFIG] [--variant V] [--seed S]"); !ok {
 		return code
 	}
-	if err := checkPlay(&pc, variant, workers); err != nil {
+	if err := c.check(); err != nil {
 		fmt.Fprintf(stderr, "milltune spsa: %v\n", err)
 		return 2
 	}
@@ -439,12 +441,12 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	sp := newSPSA(base.params, rate)
 	type engines struct{ a, b *search.Engine }
-	pairs(ctx, iters, workers, func() engines { return engines{search.New(4), search.New(4)} },
+	pairs(ctx, iters, c.workers, func() engines { return engines{search.New(4), search.New(4)} },
 		func(es engines, it int) {
-			pa, pb, delta := sp.perturb(seed + uint64(it))
+			pa, pb, delta := sp.perturb(c.seed + uint64(it))
 			es.a.SetEvalParams(&pa)
 			es.b.SetEvalParams(&pb)
-			r := playPair(es.a, es.b, &pc, seed+uint64(it))
+			r := playPair(es.a, es.b, &c.pc, c.seed+uint64(it))
 			if done := sp.step(delta, r.score-1); done%100 == 0 {
 				fmt.Fprintf(stderr, "after %d pairs: %s\n", done, sp.String())
 			}

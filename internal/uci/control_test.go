@@ -167,11 +167,7 @@ func TestHardDeadline(t *testing.T) {
 func TestQuitWithStuckSearch(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	f := &fakeEngine{search: func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
-		res := quickResult(g, report)
-		<-release // ignores Stop
-		return res
-	}}
+	f := &fakeEngine{search: deafSearch(release)}
 	h := fakeHarness(t, f)
 	h.send("go infinite")
 	h.until("info")
@@ -228,11 +224,7 @@ func TestLoopAddsNoInfo(t *testing.T) {
 func TestWatchdogAbandonsDeafSearch(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	f := &fakeEngine{search: func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
-		res := quickResult(g, report)
-		<-release // ignores Stop
-		return res
-	}}
+	f := &fakeEngine{search: deafSearch(release)}
 	h := fakeHarness(t, f)
 	start := time.Now()
 	h.send("go movetime 30")

@@ -101,6 +101,15 @@ func quickResult(g *position.Game, report func(search.Info)) search.Result {
 	return search.Result{BestMove: m, Depth: 1, Nodes: 10, PV: []position.Move{m}}
 }
 
+// deafSearch reports one iteration, then ignores Stop until release is closed.
+func deafSearch(release <-chan struct{}) func(*fakeEngine, *position.Game, search.Limits, func(search.Info)) search.Result {
+	return func(f *fakeEngine, g *position.Game, _ search.Limits, report func(search.Info)) search.Result {
+		res := quickResult(g, report)
+		<-release
+		return res
+	}
+}
+
 // untilStop searches (sleeps) until Stop, like a real infinite search.
 func untilStop(f *fakeEngine, g *position.Game, _ search.Limits, report func(search.Info)) search.Result {
 	res := quickResult(g, report)
