@@ -441,8 +441,9 @@ func (p *Position) removalsByMillCounts(t *bb.Topology) {
 }
 
 // place puts a piece of the side to move from its hand on s, then applies
-// what the rules make of it: a mill (placeMill) or a plain placement
-// (placeQuiet).
+// what the rules make of it: a mill (placeMill), the twelve-piece rules
+// (placeTwelve), or else the turn passes (and the placing phase may end).
+// The plain placement stays inline: it is the most frequent action of all.
 func (p *Position) place(r *rules.Rules, t *bb.Topology, s bb.Square) {
 	us := p.side
 	p.setHand(us, p.inHand[us]-1)
@@ -451,30 +452,34 @@ func (p *Position) place(r *rules.Rules, t *bb.Topology, s bb.Square) {
 	p.setLastMill(us, bb.NoSquare, bb.NoSquare)
 	if n := p.millsFormed(r, t, s, us); n > 0 {
 		p.placeMill(r, t, n)
-	} else {
-		p.placeQuiet(r, t)
-	}
-}
-
-// placeQuiet ends a placement that closed no mill: the board may be full, the
-// placing phase may end, and the turn passes.
-func (p *Position) placeQuiet(r *rules.Rules, t *bb.Topology) {
-	if r.StopPlacingWhenTwoEmptySquares && r.PiecesCount == 12 && p.Empty().Count() <= 2 {
-		p.setHand(White, 0)
-		p.setHand(Black, 0)
-		if p.fewerPieces(r, p.side^1) {
-			return
-		}
-	}
-	if r.MillFormationActionInPlacingPhase == rules.MillRemovalByMillCountsLate && p.inHand[0] == 0 && p.inHand[1] == 0 {
-		p.passTurnAfterPlacing(r, t)
 		return
 	}
-	if r.PiecesCount == 12 && p.pieces[0].Count()+p.pieces[1].Count() >= bb.NumSquares {
-		p.boardFull(r)
+	if r.PiecesCount == 12 && p.placeTwelve(r) {
 		return
 	}
 	p.passTurnAfterPlacing(r, t)
+}
+
+// placeTwelve applies the rules of a placement without a mill that exist
+// only with twelve pieces a side: placing stops when two points are left
+// empty, and a full board ends the placing phase by BoardFullAction. It
+// reports whether it finished the action.
+func (p *Position) placeTwelve(r *rules.Rules) bool {
+	if r.StopPlacingWhenTwoEmptySquares && p.Empty().Count() <= 2 {
+		p.setHand(White, 0)
+		p.setHand(Black, 0)
+		if p.fewerPieces(r, p.side^1) {
+			return true
+		}
+	}
+	if r.MillFormationActionInPlacingPhase == rules.MillRemovalByMillCountsLate && p.inHand[0] == 0 && p.inHand[1] == 0 {
+		return false // the removals by mill counts come first
+	}
+	if p.pieces[0].Count()+p.pieces[1].Count() >= bb.NumSquares {
+		p.boardFull(r)
+		return true
+	}
+	return false
 }
 
 // passTurnAfterPlacing ends the placing phase if both hands are empty (which
