@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -408,4 +410,59 @@ func engineLatency(t *testing.T, path string) (stop, quit time.Duration) {
 		}
 	}
 	return stop, quit
+}
+
+// exitCode returns the exit status of an ended process.
+func exitCode(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	t.Fatalf("wait: %v", err)
+	return -1
+}
+
+// The engine is never deaf: during a long bench in the protocol loop it
+// answers isready, and SIGTERM ends it promptly with the status 143.
+func TestSignalDuringBench(t *testing.T) {
+	p := startProc(t, "--hash", "1")
+	p.send("bench 60")
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	p.send("isready")
+	p.until("readyok")
+	if el := time.Since(start); el > time.Second {
+		t.Fatalf("readyok %v after isready during bench", el)
+	}
+	start = time.Now()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	code := exitCode(t, p.wait())
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("exit %v after SIGTERM", el)
+	}
+	if code != 143 {
+		t.Fatalf("exit status %d after SIGTERM, want 143; stderr %s", code, p.stderr)
+	}
+}
+
+// millengine bench stopped by SIGINT prints a partial summary and exits 130.
+func TestBenchInterrupted(t *testing.T) {
+	p := startProc(t, "bench", "--depth", "60", "--hash", "1")
+	time.Sleep(300 * time.Millisecond)
+	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	lines := p.until("Nodes/second: ")
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "Bench stopped after ") }) {
+		t.Fatalf("no partial summary: %q", lines)
+	}
+	if code := exitCode(t, p.wait()); code != 130 {
+		t.Fatalf("exit status %d after SIGINT, want 130", code)
+	}
 }

@@ -1,8 +1,10 @@
 // Command millengine is a mill (Nine Men's Morris and variants) engine that
 // speaks UCI on stdin/stdout, with perft and bench subcommands for scripts.
 //
-// stdout carries protocol lines (or a subcommand's report) only; logs go to
-// stderr or to the file given with --log-file.
+// stdout carries protocol lines (or a subcommand's report, or help) only;
+// logs go to stderr or to the file given with --log-file. SIGINT and SIGTERM
+// end any command promptly (a search or bench first writes what it has) with
+// the exit status 128 + the signal's number.
 package main
 
 import (
@@ -13,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"syscall"
 
@@ -20,7 +23,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/millengine/millengine/internal/rules"
-	"github.com/millengine/millengine/internal/search"
 	"github.com/millengine/millengine/internal/uci"
 )
 
@@ -28,10 +30,40 @@ import (
 var version string
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	ctx, sig := signalContext()
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if s := sig(); s != 0 && code != 2 {
+		code = 128 + s
+	}
+	os.Exit(code)
 }
 
-// globals are the flags accepted before the subcommand.
+// signalContext returns a context that SIGINT or SIGTERM cancels, and a
+// function that tells which signal did (0: none).
+func signalContext() (context.Context, func() int) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-ch
+		signal.Stop(ch) // a second signal kills at once
+		cancel(signalError{s.(syscall.Signal)})
+	}()
+	return ctx, func() int {
+		var se signalError
+		if errors.As(context.Cause(ctx), &se) {
+			return int(se.sig)
+		}
+		return 0
+	}
+}
+
+// signalError is the cause of a context cancelled by a signal.
+type signalError struct{ sig syscall.Signal }
+
+func (e signalError) Error() string { return "interrupted by " + e.sig.String() }
+
+// globals are the flags accepted before the command.
 type globals struct {
 	logLevel string
 	level    zerolog.Level // logLevel parsed by check
@@ -39,90 +71,173 @@ type globals struct {
 	hashMB   int
 	threads  int
 	variant  string
+	version  bool
 }
 
-const usageText = `millengine — a UCI engine for Nine Men's Morris (mill) and its variants.
+// env is what a command runs with.
+type env struct {
+	ctx    context.Context
+	g      *globals
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	log    zerolog.Logger
+}
+
+// command is a subcommand: its name, a line for the help, and its code.
+type command struct {
+	name    string
+	summary string
+	run     func(e *env, args []string) int
+}
+
+// commands lists the subcommands; "uci" runs when none is given.
+var commands = []command{
+	{"uci", "run the UCI protocol loop on stdin/stdout (the default with no command)", runUCI},
+	{"perft", "count the leaves of the action tree", runPerft},
+	{"bench", "search a fixed set of positions; the node count is the build signature", runBench},
+	{"version", "print the version", runVersion},
+	{"help", "print this help, or a command's help: help <command>", nil},
+}
+
+func findCommand(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+const usageHead = `millengine — a UCI engine for Nine Men's Morris (mill) and its variants.
 
 Usage:
   millengine [global flags] [command] [command flags]
 
 Commands:
-  uci        run the UCI protocol loop on stdin/stdout (the default with no command)
-  perft      count the leaves of the action tree:
-             millengine perft --depth D [--fen F] [--moves "t1 t2 …"] [--variant V] [--divide]
-  bench      search a fixed set of positions and print the node count (the build signature):
-             millengine bench [--depth D] [--threads T] [--hash MB]
-  version    print the version
-  help       print this help
+`
 
-Run "millengine <command> --help" for a command's flags. Global flags go before
-the command. stdout carries protocol lines (or the command's report) only; the
-log goes to stderr, or to --log-file.
+const usageTail = `
+Run "millengine <command> --help" (or "millengine help <command>") for a
+command's flags. Global flags go before the command. stdout carries protocol
+lines (or the command's report) only; the log goes to stderr, or to --log-file.
 
 Global flags:
 `
 
-func usage(fs *pflag.FlagSet, w io.Writer) {
-	fmt.Fprint(w, usageText)
-	fmt.Fprint(w, fs.FlagUsages())
-}
-
-// run is main without the process: it returns the exit code.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var g globals
+func globalFlags(g *globals) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("millengine", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.SetInterspersed(false) // flags after the command belong to the command
 	fs.StringVar(&g.logLevel, "log-level", "warn", "log level: trace, debug, info, warn, error or disabled")
 	fs.StringVar(&g.logFile, "log-file", "", "append the log (JSON lines) to this file instead of stderr")
 	fs.IntVar(&g.hashMB, "hash", uci.DefaultHashMB, "start-up value of the Hash option, in MB")
 	fs.IntVar(&g.threads, "threads", 1, "start-up value of the Threads option")
 	fs.StringVar(&g.variant, "variant", rules.Presets[0].Key, "start-up rule preset: "+strings.Join(rules.PresetKeys(), ", "))
+	fs.BoolVar(&g.version, "version", false, "print the version and exit")
 	fs.SortFlags = false
-	fs.Usage = func() { usage(fs, stderr) }
+	return fs
+}
+
+func usage(fs *pflag.FlagSet, w io.Writer) {
+	fmt.Fprint(w, usageHead)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, usageTail)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// run is main without the process: it returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var g globals
+	fs := globalFlags(&g)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
+			usage(fs, stdout)
 			return 0
 		}
 		fmt.Fprintf(stderr, "millengine: %v (see millengine --help)\n", err)
 		return 2
 	}
+	if g.version {
+		fmt.Fprintf(stdout, "millengine %s\n", versionString(version, debug.ReadBuildInfo))
+		return 0
+	}
 	if err := g.check(); err != nil {
+		fmt.Fprintf(stderr, "millengine: %v (see millengine --help)\n", err)
+		return 2
+	}
+	name, rest := "uci", fs.Args()
+	if len(rest) > 0 {
+		name, rest = rest[0], rest[1:]
+	}
+	if name == "help" {
+		if len(rest) == 0 {
+			usage(fs, stdout)
+			return 0
+		}
+		name, rest = rest[0], []string{"--help"}
+	}
+	c := findCommand(name)
+	if c == nil || c.run == nil {
+		names := make([]string, 0, len(commands))
+		for _, c := range commands {
+			names = append(names, c.name)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(stderr, "millengine: unknown command %q (want one of %s; see millengine --help)\n", name, strings.Join(names, ", "))
+		return 2
+	}
+	log, closeLog, err := newLogger(&g, stderr)
+	if err != nil {
 		fmt.Fprintf(stderr, "millengine: %v\n", err)
 		return 2
 	}
-	cmd, rest := "uci", fs.Args()
-	if len(rest) > 0 {
-		cmd, rest = rest[0], rest[1:]
+	defer closeLog()
+	log.Debug().Str("command", name).Strs("args", rest).Msg("start")
+	return c.run(&env{ctx: ctx, g: &g, stdin: stdin, stdout: stdout, stderr: stderr, log: log}, rest)
+}
+
+// subFlags returns the flag set of a command. Its --help prints the usage
+// (first line: "Usage: millengine <usage>") and the flags on stdout.
+func (e *env) subFlags(name, synopsis, about string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stdout, "Usage: millengine %s\n\n%s\n", synopsis, about)
+		if fs.HasFlags() {
+			fmt.Fprintln(e.stdout, "\nFlags:")
+			fs.SetOutput(e.stdout)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
 	}
-	switch cmd {
-	case "uci":
-		if len(rest) > 0 {
-			fmt.Fprintf(stderr, "millengine uci: unexpected argument %q\n", rest[0])
-			return 2
+	return fs
+}
+
+// parse parses a command's flags. It returns the exit code and false when the
+// command should not run: 0 after --help, 2 (with the usage hint) on a bad
+// flag or, unless positional is true, a stray argument.
+func (e *env) parse(fs *pflag.FlagSet, args []string, positional bool) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fs.Usage()
+			return 0, false
 		}
-		return runUCI(&g, stdin, stdout, stderr)
-	case "perft":
-		if fs.Changed("variant") {
-			// A --variant after the command comes later and wins.
-			rest = append([]string{"--variant=" + g.variant}, rest...)
-		}
-		return runPerft(rest, stdout, stderr)
-	case "bench":
-		return runBench(&g, rest, stdout, stderr)
-	case "version":
-		if len(rest) > 0 {
-			fmt.Fprintf(stderr, "millengine version: unexpected argument %q\n", rest[0])
-			return 2
-		}
-		fmt.Fprintf(stdout, "millengine %s\n", versionString(version, debug.ReadBuildInfo))
-		return 0
-	case "help":
-		fs.SetOutput(stdout)
-		usage(fs, stdout)
-		return 0
+		return e.usageError(fs.Name(), err.Error()), false
 	}
-	fmt.Fprintf(stderr, "millengine: unknown command %q (want uci, perft, bench, version or help)\n", cmd)
+	if !positional && fs.NArg() > 0 {
+		return e.usageError(fs.Name(), fmt.Sprintf("unexpected argument %q", fs.Arg(0))), false
+	}
+	return 0, true
+}
+
+// usageError reports a bad command line the same way for every command.
+func (e *env) usageError(cmd, msg string) int {
+	fmt.Fprintf(e.stderr, "millengine %s: %s (see millengine %s --help)\n", cmd, msg, cmd)
 	return 2
 }
 
@@ -194,72 +309,38 @@ func isTerminal(w io.Writer) bool {
 }
 
 // runUCI runs the protocol loop until quit, end of input or a signal.
-func runUCI(g *globals, stdin io.Reader, stdout, stderr io.Writer) int {
-	log, closeLog, err := newLogger(g, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "millengine: %v\n", err)
-		return 2
+func runUCI(e *env, args []string) int {
+	fs := e.subFlags("uci", "[global flags] [uci]", "Speaks UCI on stdin/stdout (docs/protocol.md) until quit or the end of input.")
+	if code, ok := e.parse(fs, args, false); !ok {
+		return code
 	}
-	defer closeLog()
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer cancel()
-	err = uci.Run(ctx, stdin, stdout, uci.Config{
+	g := e.g
+	err := uci.Run(e.ctx, e.stdin, e.stdout, uci.Config{
 		Version: versionString(version, debug.ReadBuildInfo),
 		HashMB:  g.hashMB,
 		Threads: g.threads,
 		Variant: g.variant,
-		Log:     log,
+		Log:     e.log,
 	})
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, context.Canceled):
-		log.Info().Msg("interrupted")
+		e.log.Info().Err(context.Cause(e.ctx)).Msg("interrupted")
 		return 130
 	}
-	log.Error().Err(err).Msg("uci")
-	fmt.Fprintf(stderr, "millengine: %v\n", err)
+	e.log.Error().Err(err).Msg("uci")
+	fmt.Fprintf(e.stderr, "millengine: %v\n", err)
 	return 1
 }
 
-// runBench implements 'millengine bench'.
-func runBench(g *globals, args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	depth := fs.IntP("depth", "d", search.DefaultBenchDepth, "depth every position is searched to")
-	threads := fs.IntP("threads", "t", g.threads, "search threads (the node count is deterministic with 1)")
-	hash := fs.Int("hash", g.hashMB, "transposition table size in MB")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: millengine bench [--depth D] [--threads T] [--hash MB]")
-		fmt.Fprintln(stderr, "\nSearches a fixed set of positions to a fixed depth and prints per-position lines,")
-		fmt.Fprintln(stderr, "then 'Nodes searched: N', 'Time: T ms' and 'Nodes/second: R'.")
-		fs.PrintDefaults()
+// runVersion prints the version.
+func runVersion(e *env, args []string) int {
+	fs := e.subFlags("version", "version", "Prints the version (set at build time, else the VCS revision, else dev).")
+	if code, ok := e.parse(fs, args, false); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
-		fmt.Fprintf(stderr, "bench: %v (see millengine bench --help)\n", err)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "bench: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	for _, err := range []error{
-		checkRange("--depth", *depth, 1, search.MaxPly-1),
-		checkRange("--threads", *threads, 1, uci.DefaultMaxThreads),
-		checkRange("--hash", *hash, 1, uci.DefaultMaxHashMB),
-	} {
-		if err != nil {
-			fmt.Fprintf(stderr, "bench: %v\n", err)
-			return 2
-		}
-	}
-	if _, err := search.Bench(search.BenchConfig{Depth: *depth, Threads: *threads, HashMB: *hash}, stdout); err != nil {
-		fmt.Fprintf(stderr, "bench: %v\n", err)
-		return 1
-	}
+	fmt.Fprintf(e.stdout, "millengine %s\n", versionString(version, debug.ReadBuildInfo))
 	return 0
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -47,7 +48,7 @@ func TestVersionString(t *testing.T) {
 func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, strings.NewReader(stdin), &out, &errb)
+	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -58,21 +59,33 @@ func TestCommandLine(t *testing.T) {
 		stdout string // regexp the whole stdout must match
 		stderr string // substring of stderr
 	}{
-		{[]string{"--help"}, 0, `^$`, "Commands:"},
+		{[]string{"--help"}, 0, `(?s)^millengine — .*Commands:.*uci .*perft .*bench .*version .*help .*--log-level.*--version.*$`, ""},
 		{[]string{"help"}, 0, `(?s)^millengine — .*uci .*perft .*bench .*version .*--log-level.*--log-file.*--hash.*--threads.*--variant.*$`, ""},
+		{[]string{"--version"}, 0, `^millengine \S+\n$`, ""},
 		{[]string{"version"}, 0, `^millengine \S+\n$`, ""},
-		{[]string{"version", "x"}, 2, `^$`, `unexpected argument "x"`},
-		{[]string{"frobnicate"}, 2, `^$`, `unknown command "frobnicate"`},
-		{[]string{"--hash", "0"}, 2, `^$`, "--hash 0 is out of range"},
+		{[]string{"version", "x"}, 2, `^$`, `millengine version: unexpected argument "x" (see millengine version --help)`},
+		{[]string{"frobnicate"}, 2, `^$`, `millengine: unknown command "frobnicate" (want one of bench, help, perft, uci, version; see millengine --help)`},
+		{[]string{"help", "frobnicate"}, 2, `^$`, `millengine: unknown command "frobnicate"`},
+		{[]string{"--hash", "0"}, 2, `^$`, "millengine: --hash 0 is out of range 1..65536 (see millengine --help)"},
 		{[]string{"--threads", "1000"}, 2, `^$`, "--threads 1000 is out of range"},
 		{[]string{"--variant", "chess"}, 2, `^$`, `--variant "chess": unknown variant`},
 		{[]string{"--log-level", "loud"}, 2, `^$`, `--log-level "loud"`},
-		{[]string{"--no-such-flag"}, 2, `^$`, "unknown flag"},
-		{[]string{"uci", "extra"}, 2, `^$`, `unexpected argument "extra"`},
-		{[]string{"bench", "--depth", "0"}, 2, `^$`, "--depth 0 is out of range"},
-		{[]string{"bench", "--help"}, 0, `^$`, "Usage: millengine bench"},
+		{[]string{"--no-such-flag"}, 2, `^$`, "millengine: unknown flag: --no-such-flag (see millengine --help)"},
+		{[]string{"uci", "extra"}, 2, `^$`, `millengine uci: unexpected argument "extra" (see millengine uci --help)`},
+		{[]string{"uci", "--help"}, 0, `^Usage: millengine \[global flags\] \[uci\]\n`, ""},
+		{[]string{"help", "uci"}, 0, `^Usage: millengine \[global flags\] \[uci\]\n`, ""},
+		{[]string{"bench", "--depth", "0"}, 2, `^$`, "millengine bench: --depth 0 is out of range 1..127 (see millengine bench --help)"},
+		{[]string{"bench", "--bogus"}, 2, `^$`, "millengine bench: unknown flag: --bogus (see millengine bench --help)"},
+		{[]string{"bench", "--help"}, 0, `(?s)^Usage: millengine bench .*--depth.*--threads.*--hash`, ""},
+		{[]string{"help", "bench"}, 0, `(?s)^Usage: millengine bench .*--depth.*--threads.*--hash`, ""},
+		{[]string{"perft", "--help"}, 0, `(?s)^Usage: millengine perft .*--depth.*--variant.*--fen.*--moves.*--divide`, ""},
+		{[]string{"help", "version"}, 0, `^Usage: millengine version\n`, ""},
+		{[]string{"perft", "--depth", "99"}, 2, `^$`, "millengine perft: --depth 99 is out of range 0..64 (see millengine perft --help)"},
+		{[]string{"perft", "--fen", "bad"}, 2, `^$`, "millengine perft: fen field 2 (side to move) is missing"},
 		{[]string{"perft", "--depth", "2", "--divide"}, 0,
 			`(?s)^(x?[a-g][1-7]: 23\n){24}\nNodes searched: 552\nTime: \d+ ms\nNodes/second: \d+\n$`, ""},
+		{[]string{"perft", "--depth", "0", "--divide"}, 0, `^\nNodes searched: 1\n`, ""},
+		{[]string{"perft", "--depth", "0"}, 0, `^Nodes searched: 1\n`, ""},
 		{[]string{"--variant", "lasker-morris", "perft", "--depth", "3"}, 0, `^Nodes searched: 13552\n`, ""},
 		{[]string{"--variant", "lasker-morris", "perft", "--variant", "nine-mens-morris", "--depth", "3"}, 0, `^Nodes searched: 12144\n`, ""},
 	}
@@ -153,5 +166,28 @@ func TestBenchSubcommand(t *testing.T) {
 	}
 	if !regexp.MustCompile(`(?s)^(Position [^\n]*\n)+\nNodes searched: \d+\nTime: \d+ ms\nNodes/second: \d+\n$`).MatchString(stdout) {
 		t.Fatalf("bench output:\n%s", stdout)
+	}
+}
+
+// --log-file takes the log of every command, not only of the protocol loop.
+func TestLogFileEveryCommand(t *testing.T) {
+	for _, args := range [][]string{{"perft", "--depth", "1"}, {"bench", "--depth", "1"}, {"version"}, {"uci"}} {
+		path := filepath.Join(t.TempDir(), "x.log")
+		all := append([]string{"--log-file", path, "--log-level", "debug", "--hash", "1"}, args...)
+		code, _, stderr := runCmd(t, "quit\n", all...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), `"message":"start"`) || !strings.Contains(string(data), `"command":"`+args[0]+`"`) {
+			t.Fatalf("%v: log %q", args, data)
+		}
+	}
+	code, _, stderr := runCmd(t, "", "--log-file", "/nonexistent/dir/x.log", "perft")
+	if code != 2 || !strings.Contains(stderr, "millengine: --log-file: open /nonexistent/dir/x.log") {
+		t.Fatalf("unwritable log file: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -136,6 +136,7 @@ type Result struct {
 	BestMove   position.Move // NoMove only if the root has no legal action
 	PonderMove position.Move // expected reply, or NoMove
 	Score      int
+	MateIn     int // turns to mate (negative: mated), 0 if Score is not a mate score
 	Depth      int
 	Nodes      uint64
 	PV         []position.Move

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -77,9 +78,11 @@ var benchPositions = []benchPosition{
 }
 
 // Bench searches a fixed set of positions to a fixed depth and writes one line
-// per position, then "Nodes searched: N", "Time: T ms" and "Nodes/second: R".
-// With one thread the node count is the same on every run and machine.
-func Bench(cfg BenchConfig, w io.Writer) (BenchResult, error) {
+// per position as it finishes, then "Nodes searched: N", "Time: T ms" and
+// "Nodes/second: R". With one thread the node count is the same on every run
+// and machine. When ctx ends, the running search is stopped and Bench writes
+// "Bench stopped after K of N positions" and the totals so far.
+func Bench(ctx context.Context, cfg BenchConfig, w io.Writer) (BenchResult, error) {
 	if cfg.Depth <= 0 {
 		cfg.Depth = DefaultBenchDepth
 	}
@@ -93,8 +96,13 @@ func Bench(cfg BenchConfig, w io.Writer) (BenchResult, error) {
 	o := e.Options()
 	o.Threads = cfg.Threads
 	e.SetOptions(o)
+	defer context.AfterFunc(ctx, e.Stop)()
 	var total BenchResult
+	done := 0
 	for i, bp := range benchPositions {
+		if ctx.Err() != nil {
+			break
+		}
 		preset, ok := rules.PresetByName(bp.Variant)
 		if !ok {
 			return total, fmt.Errorf("bench position %d: unknown variant %q", i+1, bp.Variant)
@@ -107,12 +115,23 @@ func Bench(cfg BenchConfig, w io.Writer) (BenchResult, error) {
 		g := position.NewGame(r, p)
 		e.NewGame()
 		start := time.Now()
+		e.Prepare(false)
+		if ctx.Err() != nil {
+			break // a stop that came before Prepare would be lost
+		}
 		res := e.Search(g, Limits{Depth: cfg.Depth}, nil)
-		el := time.Since(start)
 		total.Nodes += res.Nodes
-		total.Elapsed += el
-		fmt.Fprintf(w, "Position %2d/%d %-18s %-7s bestmove %-6s score %6d nodes %9d\n",
-			i+1, len(benchPositions), bp.Variant, bp.Phase, res.BestMove, res.Score, res.Nodes)
+		total.Elapsed += time.Since(start)
+		if ctx.Err() != nil {
+			break
+		}
+		done++
+		info := Info{Score: res.Score, MateIn: res.MateIn}
+		fmt.Fprintf(w, "Position %2d/%d %-18s %-7s bestmove %-6s score %-9s nodes %9d\n",
+			i+1, len(benchPositions), bp.Variant, bp.Phase, res.BestMove, info.ScoreString(), res.Nodes)
+	}
+	if done < len(benchPositions) {
+		fmt.Fprintf(w, "Bench stopped after %d of %d positions\n", done, len(benchPositions))
 	}
 	ms := total.Elapsed.Milliseconds()
 	fmt.Fprintf(w, "\nNodes searched: %d\nTime: %d ms\nNodes/second: %d\n", total.Nodes, ms, nps(total.Nodes, total.Elapsed))

@@ -305,6 +305,7 @@ func (e *Engine) result(s *searchRun, main *worker) Result {
 		w.published.Store(w.nodes)
 	}
 	res.Nodes = s.nodes()
+	res.MateIn = mateIn(main, res.Score, res.PV)
 	if len(res.PV) > 1 && res.PV[0] == res.BestMove {
 		res.PonderMove = res.PV[1]
 	}

@@ -1,7 +1,10 @@
 package search
 
 import (
+	"context"
+	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -301,22 +304,48 @@ func TestMovesAreLegal(t *testing.T) {
 	}
 }
 
-// TestBenchDeterministic: with one thread, bench counts the same nodes twice.
+// TestBenchDeterministic: with one thread, bench counts the same nodes twice,
+// and writes a line per position with a cp or mate score.
 func TestBenchDeterministic(t *testing.T) {
-	var a, b discard
-	ra, err := Bench(BenchConfig{Depth: 4, Threads: 1, HashMB: 4}, &a)
+	var a, b strings.Builder
+	ra, err := Bench(context.Background(), BenchConfig{Depth: 4, Threads: 1, HashMB: 4}, &a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rb, _ := Bench(BenchConfig{Depth: 4, Threads: 1, HashMB: 4}, &b)
-	if ra.Nodes != rb.Nodes || ra.Nodes == 0 {
-		t.Fatalf("bench nodes %d then %d", ra.Nodes, rb.Nodes)
+	rb, _ := Bench(context.Background(), BenchConfig{Depth: 4, Threads: 1, HashMB: 4}, &b)
+	posLines := func(s string) string { return s[:strings.Index(s, "\nTime: ")] }
+	if ra.Nodes != rb.Nodes || ra.Nodes == 0 || posLines(a.String()) != posLines(b.String()) {
+		t.Fatalf("bench nodes %d then %d:\n%s\n%s", ra.Nodes, rb.Nodes, a.String(), b.String())
+	}
+	line := regexp.MustCompile(`^Position +\d+/38 [a-z-]+ +[a-z]+ +bestmove [a-gx1-7-]+ +score (cp -?\d+|mate -?\d+) +nodes +\d+$`)
+	lines := strings.Split(a.String(), "\n")
+	for _, l := range lines[:38] {
+		if !line.MatchString(l) {
+			t.Fatalf("bench line %q", l)
+		}
+	}
+	if want := fmt.Sprintf("Nodes searched: %d", ra.Nodes); lines[39] != want {
+		t.Fatalf("summary %q, want %q", lines[39], want)
 	}
 }
 
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
+// TestBenchStops: a bench whose context ends stops at once and says how far
+// it got.
+func TestBenchStops(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	var out strings.Builder
+	start := time.Now()
+	if _, err := Bench(ctx, BenchConfig{Depth: 60, Threads: 1, HashMB: 4}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("bench took %v after its context ended at 300ms", el)
+	}
+	if !strings.Contains(out.String(), "Bench stopped after 0 of 38 positions\n\nNodes searched: ") {
+		t.Fatalf("output %q", out.String())
+	}
+}
 
 // TestStopAndPonder: an infinite or ponder search returns only after Stop
 // (or PonderHit), and then with a legal move.

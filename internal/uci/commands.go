@@ -1,11 +1,13 @@
 package uci
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/movegen"
@@ -62,15 +64,19 @@ func (s *session) handleLine(l inputLine) (quit bool) {
 	return false
 }
 
-// errBusy is the error of a command refused while a search runs.
-func errBusy(cmd string) error {
-	return fmt.Errorf("%s: a search is running; send stop first", cmd)
+// errBusy is the error of a command refused while a search or a job runs.
+func (s *session) errBusy(cmd string) error {
+	what := "a search is"
+	if s.job != nil {
+		what = s.job.name + " is"
+	}
+	return fmt.Errorf("%s: %s running; send stop first", cmd, what)
 }
 
 // cmdNewGame clears the hash table and search state.
 func (s *session) cmdNewGame(args []string) error {
-	if s.run != nil {
-		return errBusy("ucinewgame")
+	if s.busy() {
+		return s.errBusy("ucinewgame")
 	}
 	if len(args) > 0 {
 		return fmt.Errorf("ucinewgame: unexpected argument %s", quote(args[0]))
@@ -210,8 +216,9 @@ func depthArg(cmd, tok string, hi int) (int, error) {
 	return d, nil
 }
 
-// cmdPerft runs "go perft <d>": the count under each legal action sorted by
-// token, a blank line and the total. It runs on the loop's goroutine.
+// cmdPerft runs "go perft <d>" as a job: the count under each legal action
+// in token order as it is known, a blank line and the total. stop ends it
+// with the counts finished so far (and says so).
 func (s *session) cmdPerft(args []string) error {
 	if len(args) != 1 {
 		return errors.New("go perft: want 'go perft <depth>'")
@@ -223,22 +230,30 @@ func (s *session) cmdPerft(args []string) error {
 	if !s.valid {
 		return errNoPosition
 	}
-	g := s.game
-	var total uint64
-	for _, e := range movegen.Divide(&g.Rules, &g.Pos, d) {
-		s.printf("%s: %d", e.Move, e.Nodes)
-		total += e.Nodes
-	}
-	s.printf("")
-	s.printf("Nodes searched: %d", total)
+	s.stopAll(goWait)
+	r, p := s.game.Rules, s.game.Pos
+	s.startJob("go perft", func(ctx context.Context, emit func(string)) {
+		var stop atomic.Bool
+		defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+		var total uint64
+		n, complete := movegen.DivideEach(&r, &p, d, &stop, func(e movegen.DivideEntry) {
+			emit(fmt.Sprintf("%s: %d", e.Move, e.Nodes))
+			total += e.Nodes
+		})
+		if !complete {
+			emit(fmt.Sprintf("info string go perft stopped after %d of %d actions", n, movegen.Count(&r, &p)))
+		}
+		emit("")
+		emit(fmt.Sprintf("Nodes searched: %d", total))
+	})
 	return nil
 }
 
-// cmdBench runs search.Bench with the current Threads and Hash, writing
-// through the session's writer. It runs on the loop's goroutine.
+// cmdBench runs search.Bench with the current Threads and Hash as a job; stop
+// ends it with a partial summary.
 func (s *session) cmdBench(args []string) error {
 	if s.run != nil {
-		return errBusy("bench")
+		return s.errBusy("bench")
 	}
 	cfg := search.BenchConfig{Threads: s.sopts.Threads, HashMB: s.hashMB}
 	switch {
@@ -253,11 +268,15 @@ func (s *session) cmdBench(args []string) error {
 	default:
 		cfg.Depth = s.maxDepth(search.DefaultBenchDepth)
 	}
-	lw := &lineWriter{w: s.out}
-	_, err := s.cfg.Bench(cfg, lw)
-	lw.Flush()
-	if err != nil {
-		return fmt.Errorf("bench: %w", err)
-	}
+	s.stopAll(goWait)
+	bench := s.cfg.Bench
+	s.startJob("bench", func(ctx context.Context, emit func(string)) {
+		lw := &lineWriter{emit: emit}
+		_, err := bench(ctx, cfg, lw)
+		lw.Flush()
+		if err != nil {
+			emit(fmt.Sprintf("info string error: bench: %v", err))
+		}
+	})
 	return nil
 }

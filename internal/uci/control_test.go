@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -427,4 +428,71 @@ func TestInfiniteInfoLinesAgree(t *testing.T) {
 		t.Errorf("no periodic line in %d info lines over 3.5 s", len(lines)-1)
 	}
 	t.Logf("%d info lines, %d periodic", len(lines)-1, periodic)
+}
+
+// go perft runs off the loop like a search: isready is answered while it
+// counts, and stop ends it with the counts it has finished, whose sum is the
+// total it prints.
+func TestPerftIsNeverDeaf(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("go perft 9")
+	time.Sleep(50 * time.Millisecond)
+	start := time.Now()
+	h.send("isready")
+	expectLines(t, h, "readyok")
+	if el := time.Since(start); el > 500*time.Millisecond {
+		t.Fatalf("readyok %v after isready during go perft", el)
+	}
+	h.send("stop")
+	lines := h.until("Nodes searched: ")
+	var sum int64
+	for _, l := range lines[:len(lines)-1] {
+		switch {
+		case l == "", strings.HasPrefix(l, "info string go perft stopped after "):
+		default:
+			tok, n, ok := strings.Cut(l, ": ")
+			v, err := strconv.ParseInt(n, 10, 64)
+			if !ok || err != nil || len(tok) != 2 {
+				t.Fatalf("unexpected line %q in %q", l, lines)
+			}
+			sum += v
+		}
+	}
+	if want := fmt.Sprintf("Nodes searched: %d", sum); lines[len(lines)-1] != want {
+		t.Fatalf("total %q, want %q", lines[len(lines)-1], want)
+	}
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info string go perft stopped after ") }) {
+		t.Fatalf("no stop notice in %q", lines)
+	}
+	h.send("isready")
+	expectLines(t, h, "readyok")
+}
+
+// bench runs off the loop: isready is answered, stop ends it with a partial
+// summary, and quit during a bench ends the session promptly.
+func TestBenchIsNeverDeaf(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("bench 60")
+	time.Sleep(50 * time.Millisecond)
+	start := time.Now()
+	h.send("isready")
+	expectLines(t, h, "readyok")
+	if el := time.Since(start); el > 500*time.Millisecond {
+		t.Fatalf("readyok %v after isready during bench", el)
+	}
+	h.send("stop")
+	lines := h.until("Nodes/second: ")
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "Bench stopped after ") }) {
+		t.Fatalf("no partial summary in %q", lines)
+	}
+	h.send("bench 60")
+	time.Sleep(50 * time.Millisecond)
+	start = time.Now()
+	h.send("quit")
+	if _, err := h.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > time.Second {
+		t.Fatalf("session ended %v after quit during bench", el)
+	}
 }

@@ -111,7 +111,7 @@ func FuzzDispatch(f *testing.F) {
 }
 
 // fakeBench writes the shape of search.Bench's report at once.
-func fakeBench(cfg search.BenchConfig, w io.Writer) (search.BenchResult, error) {
+func fakeBench(_ context.Context, cfg search.BenchConfig, w io.Writer) (search.BenchResult, error) {
 	fmt.Fprintf(w, "Position 1/1 nine-mens-morris start bestmove d6 score 0 nodes %d\n", cfg.Depth)
 	fmt.Fprintf(w, "\nNodes searched: %d\nTime: 0 ms\nNodes/second: 0\n", cfg.Depth)
 	return search.BenchResult{Nodes: uint64(cfg.Depth)}, nil

@@ -48,12 +48,26 @@ type run struct {
 	lastPV      []position.Move // the last legal main line reported
 }
 
-// searchEvent is what a search goroutine sends the loop: an info or, last,
-// its result.
-type searchEvent struct {
+// event is what a search or a job sends the loop: an info line or, last, the
+// search's result; a line of a job's output or, last, the job's end.
+type event struct {
 	id     int
 	info   *search.Info
 	result *search.Result
+	line   *string
+	end    bool
+}
+
+// sender returns a function that sends events to the loop from another
+// goroutine, and gives up once the session has ended.
+func (s *session) sender() func(event) {
+	events, closed := s.events, s.closed
+	return func(ev event) {
+		select {
+		case events <- ev:
+		case <-closed:
+		}
+	}
 }
 
 // watchdogC returns the channel of the watchdog timer, or nil when it is not armed.
@@ -86,9 +100,7 @@ func (s *session) cmdGo(args []string) error {
 	if len(args) > 0 && strings.EqualFold(args[0], "perft") {
 		return s.cmdPerft(args[1:])
 	}
-	if s.run != nil {
-		s.stopAndWait(goWait)
-	}
+	s.stopAll(goWait)
 	if !s.valid {
 		s.userError(strings.TrimSpace("go "+strings.Join(args, " ")), errNoPosition)
 		s.printf("bestmove none")
@@ -266,28 +278,27 @@ func (s *session) startSearch(req goRequest, legal []position.Move) {
 	g := s.game.Clone()
 	lim := req.lim
 	lim.SearchMoves = append([]position.Move(nil), lim.SearchMoves...)
-	id, events, closed, eng := r.id, s.events, s.closed, s.engine
-	send := func(ev searchEvent) {
-		select {
-		case events <- ev:
-		case <-closed:
-		}
-	}
+	id, send, eng := r.id, s.sender(), s.engine
 	s.log.Debug().Int("search", id).Msg("search started")
 	eng.Prepare(lim.Ponder) // before the goroutine: a stop sent next cannot be lost
 	go func() {
 		res := eng.Search(g, lim, func(in search.Info) {
 			in.PV = append([]position.Move(nil), in.PV...)
-			send(searchEvent{id: id, info: &in})
+			send(event{id: id, info: &in})
 		})
 		res.PV = append([]position.Move(nil), res.PV...)
-		send(searchEvent{id: id, result: &res})
+		send(event{id: id, result: &res})
 	}()
 }
 
 // handleEvent prints an info line or, for a result, the bestmove (held back
-// in infinite and ponder mode until stop or ponderhit).
-func (s *session) handleEvent(ev searchEvent) {
+// in infinite and ponder mode until stop or ponderhit); a job's events go to
+// handleJobEvent.
+func (s *session) handleEvent(ev event) {
+	if ev.line != nil || ev.end {
+		s.handleJobEvent(ev)
+		return
+	}
 	r := s.run
 	if r == nil || ev.id != r.id {
 		s.log.Debug().Int("search", ev.id).Msg("event of an abandoned search dropped")
@@ -329,11 +340,14 @@ func (s *session) watchdogFired() {
 // cmdStop ends the running search; its bestmove follows (at once if it is
 // being held). stop without a search is ignored.
 func (s *session) cmdStop() {
-	if s.run == nil {
+	switch {
+	case s.run != nil:
+		s.stopRun(s.run)
+	case s.job != nil:
+		s.stopJob()
+	default:
 		s.log.Debug().Msg("stop without a search ignored")
-		return
 	}
-	s.stopRun(s.run)
 }
 
 // stopRun asks the search r to stop. If r has already finished and holds its
@@ -388,9 +402,9 @@ func (s *session) stopAndWait(wait time.Duration) {
 	}
 }
 
-// finishSearch ends the session's search for quit, the end of input or a
-// cancelled context.
-func (s *session) finishSearch() { s.stopAndWait(quitWait) }
+// finishSearch ends the session's search or job for quit, the end of input
+// or a cancelled context.
+func (s *session) finishSearch() { s.stopAll(quitWait) }
 
 // emitBest writes the bestmove of r and ends it. A move the search should
 // never return (illegal, or outside searchmoves) is replaced by a legal one

@@ -134,14 +134,15 @@ func (w *writer) close() {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r == utf8.RuneError }
 
-// lineWriter adapts the writer to io.Writer for code that prints with
-// fmt.Fprintf (search.Bench): complete lines are queued as they appear.
+// lineWriter adapts a line sink to io.Writer for code that prints with
+// fmt.Fprintf (search.Bench): complete lines are handed to emit as they
+// appear.
 type lineWriter struct {
-	w       *writer
+	emit    func(string)
 	partial []byte
 }
 
-// Write queues every complete line in p and keeps the rest for later.
+// Write hands every complete line in p to emit and keeps the rest for later.
 func (lw *lineWriter) Write(p []byte) (int, error) {
 	lw.partial = append(lw.partial, p...)
 	for {
@@ -149,15 +150,15 @@ func (lw *lineWriter) Write(p []byte) (int, error) {
 		if i < 0 {
 			return len(p), nil
 		}
-		lw.w.println(strings.TrimRight(string(lw.partial[:i]), "\r"))
+		lw.emit(strings.TrimRight(string(lw.partial[:i]), "\r"))
 		lw.partial = lw.partial[i+1:]
 	}
 }
 
-// Flush queues a trailing line without line ending, if any.
+// Flush hands a trailing line without line ending to emit, if any.
 func (lw *lineWriter) Flush() {
 	if len(lw.partial) > 0 {
-		lw.w.println(string(lw.partial))
+		lw.emit(string(lw.partial))
 		lw.partial = nil
 	}
 }

@@ -211,8 +211,8 @@ func parseSetOption(args []string) (name, value string, hasValue bool, err error
 // cmdSetOption applies "setoption name <N> [value <V>]". It is refused while
 // a search runs.
 func (s *session) cmdSetOption(args []string) error {
-	if s.run != nil {
-		return errBusy("setoption")
+	if s.busy() {
+		return s.errBusy("setoption")
 	}
 	name, value, hasValue, err := parseSetOption(args)
 	if err != nil {

@@ -67,7 +67,7 @@ type Config struct {
 	MaxDepth int
 	// Bench runs the bench command; nil means search.Bench. Tests inject a
 	// cheap one.
-	Bench func(cfg search.BenchConfig, w io.Writer) (search.BenchResult, error)
+	Bench func(ctx context.Context, cfg search.BenchConfig, w io.Writer) (search.BenchResult, error)
 	// MaxHashMB and MaxThreads are the ceilings of the Hash and Threads
 	// options; 0 means DefaultMaxHashMB and DefaultMaxThreads.
 	MaxHashMB  int
@@ -186,8 +186,9 @@ type session struct {
 	valid       bool // false after a rejected position command, until the next good one
 
 	run      *run // the current search, or nil
+	job      *job // the current bench or go perft, or nil
 	runID    int
-	events   chan searchEvent
+	events   chan event
 	watchdog *time.Timer   // stops a search that overruns its time; nil when not armed
 	closed   chan struct{} // closed when Run returns
 }
@@ -205,7 +206,7 @@ func newSession(cfg Config, w *writer) *session {
 		hashMB:      cfg.HashMB,
 		moveTime:    time.Second,
 		valid:       true,
-		events:      make(chan searchEvent, 64),
+		events:      make(chan event, 64),
 		closed:      make(chan struct{}),
 	}
 	s.sopts.Threads = cfg.Threads
