@@ -76,6 +76,7 @@ type options struct {
 	seed                          uint64
 	startup                       time.Duration
 	debug, engineStderr, quiet    bool
+	movetimeSet                   bool // --movetime was given (0 is then refused, not the default)
 }
 
 func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
@@ -103,25 +104,30 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no line per finished game, only the final report")
 	fs.BoolVar(&o.engineStderr, "engine-stderr", false, "pass the engines' stderr through (default: discarded)")
 	fs.BoolVar(&o.debug, "debug", false, "log every protocol line to stderr")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usageHead)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(argv); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
+	fs.Usage = func() {} // --help is answered below, on stdout
+	// usageError reports a bad command line: one line with the hint, exit 2.
+	usageError := func(err error) int {
 		fmt.Fprintf(stderr, "millmatch: %v (see millmatch --help)\n", err)
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "millmatch: unexpected argument %q (engine commands go in --engine)\n", fs.Arg(0))
-		return exitUsage
+	if err := fs.Parse(argv); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			printUsage(fs, stdout)
+			return exitOK
+		}
+		return usageError(err)
 	}
+	if fs.NArg() == 1 && fs.Arg(0) == "help" {
+		printUsage(fs, stdout)
+		return exitOK
+	}
+	if fs.NArg() > 0 {
+		return usageError(fmt.Errorf("unexpected argument %q (engine commands go in --engine)", fs.Arg(0)))
+	}
+	o.movetimeSet = fs.Changed("movetime")
 	cfg, seed, err := o.config()
 	if err != nil {
-		fmt.Fprintf(stderr, "millmatch: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
 
 	level := zerolog.InfoLevel
@@ -173,8 +179,15 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// printUsage writes the help text.
+func printUsage(fs *pflag.FlagSet, w io.Writer) {
+	fmt.Fprint(w, usageHead)
+	fmt.Fprint(w, fs.FlagUsages())
+}
+
 // config turns the flags into a match configuration; it also returns the
-// seed used for random openings.
+// seed used for random openings. Every value is checked here, with a
+// message naming the flag, so that Validate has nothing left to refuse.
 func (o *options) config() (match.Config, uint64, error) {
 	var cfg match.Config
 	if len(o.engines) < 2 {
@@ -232,14 +245,32 @@ func (o *options) config() (match.Config, uint64, error) {
 		}
 	}
 	defaultNames(cfg.Engines)
+	seen := map[string]bool{}
+	for _, e := range cfg.Engines {
+		if seen[e.Name] {
+			return cfg, 0, fmt.Errorf("two engines are named %q (label them apart with --name)", e.Name)
+		}
+		seen[e.Name] = true
+	}
 
-	cfg.Games, cfg.Concurrency, cfg.MaxPlies = o.games, o.concurrency, o.maxPlies
-	cfg.StartupTimeout = o.startup
-	if o.margin < 0 {
+	switch {
+	case o.games < 1:
+		return cfg, 0, fmt.Errorf("--games %d: must be at least 1", o.games)
+	case o.concurrency < 1:
+		return cfg, 0, fmt.Errorf("--concurrency %d: must be at least 1", o.concurrency)
+	case o.maxPlies < 0:
+		return cfg, 0, fmt.Errorf("--max-plies %d: must not be negative (0: no cap)", o.maxPlies)
+	case o.startup <= 0:
+		return cfg, 0, fmt.Errorf("--startup-timeout %v: must be positive", o.startup)
+	case o.margin < 0:
 		return cfg, 0, fmt.Errorf("--timemargin %d: must not be negative", o.margin)
 	}
+	cfg.Games, cfg.Concurrency, cfg.MaxPlies = o.games, o.concurrency, o.maxPlies
+	cfg.StartupTimeout = o.startup
 	cfg.Margin = time.Duration(o.margin) * time.Millisecond
 	switch {
+	case (o.movetimeSet || o.movetime != 0) && o.movetime < 1:
+		return cfg, 0, fmt.Errorf("--movetime %d: must be at least 1", o.movetime)
 	case o.tc != "" && o.movetime > 0:
 		return cfg, 0, errors.New("--tc and --movetime are exclusive")
 	case o.tc != "":
@@ -248,14 +279,15 @@ func (o *options) config() (match.Config, uint64, error) {
 			return cfg, 0, fmt.Errorf("--tc: %w", err)
 		}
 		cfg.TC = tc
-	case o.movetime < 0:
-		return cfg, 0, fmt.Errorf("--movetime %d: must be positive", o.movetime)
 	case o.movetime > 0:
 		cfg.TC = match.TimeControl{MoveTime: time.Duration(o.movetime) * time.Millisecond}
 	default:
 		cfg.TC = match.TimeControl{MoveTime: 100 * time.Millisecond}
 	}
 	if o.sprt != "" {
+		if len(cfg.Engines) != 2 {
+			return cfg, 0, fmt.Errorf("--sprt needs exactly two engines, got %d", len(cfg.Engines))
+		}
 		sp, err := parseSPRT(o.sprt)
 		if err != nil {
 			return cfg, 0, err
@@ -271,7 +303,7 @@ func (o *options) config() (match.Config, uint64, error) {
 	case o.openings != "" && o.randomOpenings > 0:
 		return cfg, 0, errors.New("--openings and --random-openings are exclusive")
 	case o.randomOpenings < 0:
-		return cfg, 0, fmt.Errorf("--random-openings %d: must be positive", o.randomOpenings)
+		return cfg, 0, fmt.Errorf("--random-openings %d: must not be negative", o.randomOpenings)
 	case o.openings != "":
 		ops, err := match.LoadOpenings(o.openings, preset.Rules)
 		if err != nil {
