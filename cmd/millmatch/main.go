@@ -87,7 +87,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	fs.StringArrayVarP(&o.engines, "engine", "e", nil, `engine command line, split on spaces ("./bin/millengine --threads 1"); repeat for each engine`)
 	fs.StringArrayVar(&o.names, "name", nil, `engine label: "LABEL" for the engines in order, or "N:LABEL" (default: the executable's name)`)
 	fs.StringArrayVar(&o.args, "args", nil, `"N:ARGS": more arguments for engine N, split on spaces`)
-	fs.StringArrayVar(&o.setopts, "option", nil, `"[N:]Name=Value" setoption for engine N (all engines without N:); "[N:]Name" for a button`)
+	fs.StringArrayVar(&o.setopts, "option", nil, `"[N:]Name=Value" setoption for engine N (all engines without N:); "[N:]Name" for a button; not for rule options (--variant sets the rules)`)
 	fs.IntVarP(&o.games, "games", "g", 100, "games per pairing (a match of two engines has one pairing)")
 	fs.IntVar(&o.movetime, "movetime", 0, "fixed time per action in ms (go movetime); 100 unless --tc is given")
 	fs.StringVar(&o.tc, "tc", "", `clock per side, "base+increment" in seconds, such as 10+0.1 (go wtime btime winc binc)`)
@@ -237,6 +237,9 @@ func (o *options) config() (match.Config, uint64, error) {
 		opt, err := match.ParseOption(rest)
 		if err != nil {
 			return cfg, 0, fmt.Errorf("--option: %w", err)
+		}
+		if match.IsRuleOption(opt.Name) {
+			return cfg, 0, fmt.Errorf("--option %q: %s is a rule option: the rules of every engine and of the referee are set with --variant", s, opt.Name)
 		}
 		for i := range cfg.Engines {
 			if !hasIdx || i == idx {

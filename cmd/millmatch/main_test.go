@@ -102,6 +102,36 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// Rules reach the engines only through --variant, which also sets the
+// referee's: a rule option for one engine (or all) would make them play a
+// game the referee does not, and every game a false illegal-move loss.
+func TestRuleOptionsRefused(t *testing.T) {
+	e := "--engine=" + randomEngine
+	cases := map[string]string{ // --option → the name in the message
+		"Variant=morabaraba":              "Variant",
+		"2:variant=dooz":                  "variant",
+		"PiecesCount=12":                  "PiecesCount",
+		"1:PieceCount=12":                 "PieceCount", // Sanmill's alias
+		"pieces count = 10":               "pieces count",
+		"HASDIAGONALLINES=true":           "HASDIAGONALLINES",
+		"2:nMoveRule=50":                  "nMoveRule",
+		"Threefold Repetition Rule=false": "Threefold Repetition Rule",
+	}
+	for opt, name := range cases {
+		code, stdout, stderr := runArgs(e, e, "--games", "2", "-q", "--option", opt)
+		want := fmt.Sprintf("millmatch: --option %q: %s is a rule option: the rules of every engine and of the referee are set with --variant (see millmatch --help)\n", opt, name)
+		if code != exitUsage || stderr != want || stdout != "" {
+			t.Errorf("--option %q: exit %d\nstderr %q\nwant   %q\nstdout %q", opt, code, stderr, want, stdout)
+		}
+	}
+	// Engine options whose names merely contain a rule word are fine.
+	o := options{engines: []string{"a", "b"}, setopts: []string{"MaxQuiescenceDepth=2", "2:VariantBook=x"},
+		games: 2, concurrency: 1, startup: time.Second, variant: "dooz"}
+	if _, _, err := o.config(); err != nil {
+		t.Errorf("engine options refused: %v", err)
+	}
+}
+
 func TestConfigFromFlags(t *testing.T) {
 	o := options{
 		engines: []string{"./bin/millengine --threads 1", "./bin/millengine", "/x/other"},

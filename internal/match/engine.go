@@ -39,6 +39,19 @@ func ParseOption(s string) (Option, error) {
 	return Option{Name: name, Value: strings.TrimSpace(value)}, nil
 }
 
+// IsRuleOption reports whether name (matched as engines match option names:
+// case and spaces ignored) sets the rules: Variant, or a rule parameter of
+// rules.Params under its name or an alias. Rules reach the engines only from
+// Config.Variant, the referee's rules; a rule option for one engine would
+// make it play another game than the referee.
+func IsRuleOption(name string) bool {
+	if rules.Normalize(name) == "variant" {
+		return true
+	}
+	_, ok := rules.Lookup(name)
+	return ok
+}
+
 // Command returns the setoption line.
 func (o Option) Command() string {
 	if o.Button {

@@ -52,6 +52,11 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("match: two engines are named %q; label them with --name", e.Name)
 		}
 		seen[e.Name] = true
+		for _, o := range e.Options {
+			if IsRuleOption(o.Name) {
+				return fmt.Errorf("match: engine %d (%s): option %s is a rule option; the rules come from the variant", i+1, e.Name, o.Name)
+			}
+		}
 	}
 	if c.Games < 1 {
 		return fmt.Errorf("match: --games must be at least 1, got %d", c.Games)

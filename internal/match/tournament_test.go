@@ -255,6 +255,11 @@ func TestRunRejects(t *testing.T) {
 			c.SPRT = &SPRT{0, 5, 0.05, 0.05}
 			return c
 		}(),
+		"a rule option": func() Config {
+			c := baseConfig(engine("a"), engine("b"))
+			c.Engines[1].Options = []Option{{Name: "Piece Count", Value: "12"}}
+			return c
+		}(),
 		"no time": func() Config { c := baseConfig(engine("a"), engine("b")); c.TC = TimeControl{}; return c }(),
 		"not an engine (no uciok)": func() Config {
 			c := baseConfig(engine("a"), EngineSpec{Name: "b", Path: "/bin/cat"})
