@@ -132,6 +132,28 @@ func TestRuleOptionsRefused(t *testing.T) {
 	}
 }
 
+// An option value the engine's declaration does not allow stops the run
+// before the first game, naming the engine, the option, the value and what
+// the engine declared; nothing is played.
+func TestOptionsCheckedAgainstTheEngine(t *testing.T) {
+	e := "--engine=" + randomEngine
+	cases := []struct {
+		opt, want string
+	}{
+		{"2:Hash=5000", "engine 2 (randomengine-2): option Hash=5000: out of the declared range 1..1024"},
+		{"Ponder=maybe", "engine 1 (randomengine): option Ponder=maybe: not true or false (declared check)"},
+		{"2:Style=wild", "engine 2 (randomengine-2): option Style=wild: not one of the declared values solid, risky, all in"},
+		{"1:Treads=2", "engine 1 (randomengine): option Treads=2: not declared by the engine (its options: Hash, Ponder, Style, Clear Hash, Book File)"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runArgs(e, e, "--games", "2", "-q", "--option", c.opt)
+		want := "millmatch: " + c.want + "\n"
+		if code != exitFailure || stderr != want || strings.Contains(stdout, "Score of") {
+			t.Errorf("--option %q: exit %d\nstderr %q\nwant   %q\nstdout %q", c.opt, code, stderr, want, stdout)
+		}
+	}
+}
+
 func TestConfigFromFlags(t *testing.T) {
 	o := options{
 		engines: []string{"./bin/millengine --threads 1", "./bin/millengine", "/x/other"},

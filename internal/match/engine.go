@@ -60,6 +60,136 @@ func (o Option) Command() string {
 	return "setoption name " + o.Name + " value " + o.Value
 }
 
+// String returns the option as --option takes it: "Name=Value", or "Name"
+// for a button.
+func (o Option) String() string {
+	if o.Button {
+		return o.Name
+	}
+	return o.Name + "=" + o.Value
+}
+
+// declaredOption is an option as the engine declared it in its answer to
+// uci: "option name <N> type <T> [default <D>] [min <m>] [max <M>] [var <V>]…".
+type declaredOption struct {
+	name           string // the engine's spelling
+	typ            string // spin, check, combo, button, string, or what the engine said
+	min, max       int
+	hasMin, hasMax bool
+	vars           []string
+}
+
+// parseDeclaredOption reads the fields of an option line; ok is false when
+// the line has no name.
+func parseDeclaredOption(f []string) (d declaredOption, ok bool) {
+	if len(f) < 3 || f[0] != "option" || f[1] != "name" {
+		return d, false
+	}
+	// Every keyword starts a field whose value is the words up to the next one.
+	var key string
+	var words []string
+	flush := func() {
+		v := strings.Join(words, " ")
+		switch key {
+		case "name":
+			d.name = v
+		case "type":
+			d.typ = strings.ToLower(v)
+		case "min":
+			d.min, d.hasMin = atoiOK(v)
+		case "max":
+			d.max, d.hasMax = atoiOK(v)
+		case "var":
+			d.vars = append(d.vars, v)
+		}
+		words = words[:0]
+	}
+	for _, w := range f[1:] {
+		switch w {
+		case "name", "type", "default", "min", "max", "var":
+			if key != "" {
+				flush()
+			}
+			key = w
+		default:
+			words = append(words, w)
+		}
+	}
+	flush()
+	return d, d.name != ""
+}
+
+func atoiOK(s string) (int, bool) {
+	v, err := strconv.Atoi(s)
+	return v, err == nil
+}
+
+// span returns the declared range of a spin: "1..1024", "1..", "..10" or "".
+func (d *declaredOption) span() string {
+	var b strings.Builder
+	if d.hasMin {
+		b.WriteString(strconv.Itoa(d.min))
+	}
+	if d.hasMin || d.hasMax {
+		b.WriteString("..")
+	}
+	if d.hasMax {
+		b.WriteString(strconv.Itoa(d.max))
+	}
+	return b.String()
+}
+
+// describe returns the declaration for a message: "spin 1..1024", "check".
+func (d *declaredOption) describe() string {
+	if r := d.span(); d.typ == "spin" && r != "" {
+		return "spin " + r
+	}
+	return d.typ
+}
+
+// value checks o against the declaration and returns the value to send: a
+// spin's integer within its range, a check's true or false (in lower case),
+// one of a combo's values (in the engine's spelling; case and repeated
+// spaces ignored), anything for a string or a type we do not know. A button
+// takes no value and every other option needs one.
+func (d *declaredOption) value(o Option) (string, error) {
+	if d.typ == "button" {
+		if !o.Button {
+			return "", fmt.Errorf("a button takes no value (--option %q)", d.name)
+		}
+		return "", nil
+	}
+	if o.Button {
+		return "", fmt.Errorf("needs a value (declared %s)", d.describe())
+	}
+	v := strings.TrimSpace(o.Value)
+	switch d.typ {
+	case "spin":
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return "", fmt.Errorf("not an integer (declared %s)", d.describe())
+		}
+		if (d.hasMin && n < d.min) || (d.hasMax && n > d.max) {
+			return "", fmt.Errorf("out of the declared range %s", d.span())
+		}
+		return strconv.Itoa(n), nil
+	case "check":
+		if l := strings.ToLower(v); l == "true" || l == "false" {
+			return l, nil
+		}
+		return "", errors.New("not true or false (declared check)")
+	case "combo":
+		want := strings.Join(strings.Fields(v), " ")
+		for _, c := range d.vars {
+			if strings.EqualFold(strings.Join(strings.Fields(c), " "), want) {
+				return c, nil
+			}
+		}
+		return "", fmt.Errorf("not one of the declared values %s", strings.Join(d.vars, ", "))
+	}
+	return o.Value, nil
+}
+
 // EngineSpec says how to start one engine and what to set in it.
 type EngineSpec struct {
 	Name    string   // label in reports
@@ -141,8 +271,9 @@ type Process struct {
 	// IDName is the name the engine gave in "id name".
 	IDName string
 	// options maps normalized option names (rules.Normalize) to the
-	// spelling the engine declared.
-	options map[string]string
+	// engine's declarations; declared lists the names in the engine's order.
+	options  map[string]*declaredOption
+	declared []string
 }
 
 // Start launches the engine and performs the uci/uciok handshake.
@@ -178,7 +309,7 @@ func Start(ctx context.Context, spec EngineSpec, cfg StartConfig) (*Process, err
 		lines:   make(chan string, 256),
 		stopped: make(chan struct{}),
 		done:    make(chan struct{}),
-		options: map[string]string{},
+		options: map[string]*declaredOption{},
 	}
 	go p.read(stdout)
 	if err := p.handshake(ctx); err != nil {
@@ -289,26 +420,15 @@ func (p *Process) handshake(ctx context.Context) error {
 		case f[0] == "id" && len(f) > 2 && f[1] == "name":
 			p.IDName = strings.Join(f[2:], " ")
 		case f[0] == "option":
-			if name := declaredOption(f); name != "" {
-				p.options[rules.Normalize(name)] = name
+			if d, ok := parseDeclaredOption(f); ok {
+				n := rules.Normalize(d.name)
+				if p.options[n] == nil {
+					p.declared = append(p.declared, d.name)
+				}
+				p.options[n] = &d
 			}
 		}
 	}
-}
-
-// declaredOption returns the name in "option name <words…> type …".
-func declaredOption(f []string) string {
-	if len(f) < 3 || f[1] != "name" {
-		return ""
-	}
-	end := len(f)
-	for i := 2; i < len(f); i++ {
-		if f[i] == "type" {
-			end = i
-			break
-		}
-	}
-	return strings.Join(f[2:end], " ")
 }
 
 // Sync sends isready and waits for readyok.
@@ -334,50 +454,101 @@ func (p *Process) Sync(ctx context.Context) error {
 // otherwise every rule parameter the engine declares is set to the preset's
 // value (the Sanmill way). An engine that can be told neither can only play
 // the default rules.
+//
+// Every value is checked against the engine's declaration before anything
+// is sent: an option the engine did not declare, or a value outside what it
+// declared, is refused (a typo would otherwise do nothing, silently).
 func (p *Process) Configure(ctx context.Context, variant rules.Preset) error {
-	def := rules.Default()
-	switch {
-	case p.HasOption("Variant"):
-		if err := p.send("setoption name " + p.options["variant"] + " value " + variant.Key); err != nil {
-			return err
-		}
-	default:
-		var missing []string
-		for i := range rules.Params {
-			par := &rules.Params[i]
-			name, ok := p.options[rules.Normalize(par.Name)]
-			if !ok && par.Name == "PiecesCount" {
-				name, ok = p.options["piececount"]
-			}
-			v := par.Get(&variant.Rules)
-			if !ok {
-				if v != par.Get(&def) {
-					missing = append(missing, par.Name)
-				}
-				continue
-			}
-			val := strconv.Itoa(v)
-			if par.Bool {
-				val = strconv.FormatBool(v != 0)
-			}
-			if err := p.send("setoption name " + name + " value " + val); err != nil {
-				return err
-			}
-		}
-		if len(missing) > 0 {
-			return p.fault(FaultProtocol, "cannot play %s: the engine has no Variant option and lacks %s",
-				variant.Key, strings.Join(missing, ", "))
-		}
+	sets, err := p.settings(variant)
+	if err != nil {
+		return err
 	}
-	for _, o := range p.spec.Options {
-		if !p.HasOption(o.Name) {
-			p.log.Warn().Str("option", o.Name).Msg("the engine did not declare this option; sending it anyway")
-		}
+	for _, o := range sets {
 		if err := p.send(o.Command()); err != nil {
 			return err
 		}
 	}
 	return p.Sync(ctx)
+}
+
+// settings returns the setoption commands for the rules and the spec's
+// options, in the engine's spelling, after checking them.
+func (p *Process) settings(variant rules.Preset) ([]Option, error) {
+	var sets []Option
+	if d := p.options["variant"]; d != nil {
+		val := variant.Key
+		if d.typ == "combo" {
+			val = ""
+			for _, v := range d.vars {
+				if pr, ok := rules.PresetByName(v); ok && pr.Key == variant.Key {
+					val = v
+					break
+				}
+			}
+			if val == "" {
+				return nil, p.fault(FaultProtocol, "cannot play %s: the engine's Variant option offers only %s",
+					variant.Key, strings.Join(d.vars, ", "))
+			}
+		}
+		sets = append(sets, Option{Name: d.name, Value: val})
+	} else {
+		def := rules.Default()
+		var missing []string
+		for i := range rules.Params {
+			par := &rules.Params[i]
+			d := p.options[rules.Normalize(par.Name)]
+			if d == nil && par.Name == "PiecesCount" {
+				d = p.options["piececount"]
+			}
+			v := par.Get(&variant.Rules)
+			if d == nil {
+				if v != par.Get(&def) {
+					missing = append(missing, par.Name)
+				}
+				continue
+			}
+			o := Option{Name: d.name, Value: strconv.Itoa(v)}
+			if par.Bool && d.typ != "spin" {
+				o.Value = strconv.FormatBool(v != 0)
+			}
+			val, err := d.value(o)
+			if err != nil {
+				return nil, p.fault(FaultProtocol, "cannot play %s: option %s: %v", variant.Key, o, err)
+			}
+			sets = append(sets, Option{Name: d.name, Value: val})
+		}
+		if len(missing) > 0 {
+			return nil, p.fault(FaultProtocol, "cannot play %s: the engine has no Variant option and lacks %s",
+				variant.Key, strings.Join(missing, ", "))
+		}
+	}
+	for _, o := range p.spec.Options {
+		d := p.options[rules.Normalize(o.Name)]
+		if d == nil {
+			return nil, p.fault(FaultProtocol, "option %s: not declared by the engine (%s)", o, p.engineOptions())
+		}
+		val, err := d.value(o)
+		if err != nil {
+			return nil, p.fault(FaultProtocol, "option %s: %v", o, err)
+		}
+		sets = append(sets, Option{Name: d.name, Value: val, Button: o.Button})
+	}
+	return sets, nil
+}
+
+// engineOptions lists the options the engine declared that --option may
+// set (the rule options are set by the variant), for a message.
+func (p *Process) engineOptions() string {
+	var names []string
+	for _, n := range p.declared {
+		if !IsRuleOption(n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return "it declares none"
+	}
+	return "its options: " + strings.Join(names, ", ")
 }
 
 // NewGame sends ucinewgame and waits until the engine is ready.

@@ -144,3 +144,60 @@ func TestProcessFaults(t *testing.T) {
 		t.Error("an engine that exits at once: want an error")
 	}
 }
+
+// Option values are checked against what the engine declared in its answer
+// to uci before anything is sent; an option it did not declare is refused.
+func TestConfigureChecksDeclaredOptions(t *testing.T) {
+	ctx := context.Background()
+	bad := []struct {
+		opt  string
+		want string
+	}{
+		{"Hash=5000", "option Hash=5000: out of the declared range 1..1024"},
+		{"hash=0", "option hash=0: out of the declared range 1..1024"},
+		{"Hash=64MB", "option Hash=64MB: not an integer (declared spin 1..1024)"},
+		{"Hash", "option Hash: needs a value (declared spin 1..1024)"},
+		{"Ponder=yes", "option Ponder=yes: not true or false (declared check)"},
+		{"Style=wild", "option Style=wild: not one of the declared values solid, risky, all in"},
+		{"Clear Hash=1", "option Clear Hash=1: a button takes no value (--option \"Clear Hash\")"},
+		{"Hsh=64", "option Hsh=64: not declared by the engine (its options: Hash, Ponder, Style, Clear Hash, Book File)"},
+	}
+	for _, c := range bad {
+		opt, err := ParseOption(c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := EngineSpec{Name: "test", Path: randomEngine, Options: []Option{{Name: "Ponder", Value: "true"}, opt}}
+		p, err := Start(ctx, spec, StartConfig{Timeout: 5 * time.Second, Log: zerolog.Nop()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = p.Configure(ctx, rules.Presets[0])
+		p.Quit(time.Second)
+		var ee *EngineError
+		if !errors.As(err, &ee) || ee.Kind != FaultProtocol || ee.Err.Error() != c.want {
+			t.Errorf("--option %s: %v\nwant %s", c.opt, err, c.want)
+		}
+	}
+
+	// Good values are sent in the engine's spelling: names and combo values
+	// matched without regard to case and spaces, check values in lower case.
+	var log strings.Builder
+	spec := EngineSpec{Name: "test", Path: randomEngine, Options: []Option{
+		{Name: "hash", Value: "1024"}, {Name: "PONDER", Value: "True"}, {Name: "style", Value: "ALL  IN"},
+		{Name: "clearhash", Button: true}, {Name: "Book File", Value: "/tmp/book.bin"}}}
+	p, err := Start(ctx, spec, StartConfig{Timeout: 5 * time.Second, Log: zerolog.New(&log).Level(zerolog.DebugLevel)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Quit(time.Second)
+	if err := p.Configure(ctx, rules.Presets[0]); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"setoption name Hash value 1024", "setoption name Ponder value true",
+		"setoption name Style value all in", `"setoption name Clear Hash"`, "setoption name Book File value /tmp/book.bin"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("the engine was not sent %s; protocol log:\n%s", want, log.String())
+		}
+	}
+}

@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -222,7 +223,10 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	for i, spec := range cfg.Engines {
 		p, err := startEngine(ctx, &cfg, spec)
 		if err != nil {
-			return nil, fmt.Errorf("match: checking engine %d: %w", i+1, err)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, &SetupError{Engine: i + 1, Name: spec.Name, Err: err}
 		}
 		ids[i] = p.IDName
 		p.Quit(cfg.QuitGrace)
@@ -304,6 +308,27 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	sum.Elapsed = time.Since(sum.started)
 	return sum, werr
 }
+
+// SetupError is Run's error for an engine that cannot take part in the
+// match: it does not start, does not complete the handshake, cannot play the
+// variant, or does not accept an option.
+type SetupError struct {
+	Engine int    // 1-based, in the order of Config.Engines
+	Name   string // its label
+	Err    error  // an *EngineError, as a rule
+}
+
+// Error returns "engine N (label): what went wrong".
+func (e *SetupError) Error() string {
+	msg := e.Err.Error()
+	if ee := (*EngineError)(nil); errors.As(e.Err, &ee) {
+		msg = ee.Err.Error() // without the name again
+	}
+	return fmt.Sprintf("engine %d (%s): %s", e.Engine, e.Name, msg)
+}
+
+// Unwrap returns the cause.
+func (e *SetupError) Unwrap() error { return e.Err }
 
 func startEngine(ctx context.Context, cfg *Config, spec EngineSpec) (*Process, error) {
 	p, err := Start(ctx, spec, StartConfig{Timeout: cfg.StartupTimeout, Stderr: cfg.EngineStderr, Log: cfg.Log})

@@ -2,7 +2,8 @@
 // plays a random legal action (or, with --greedy, closes mills and avoids
 // giving them), and can be told to misbehave after a number of answers:
 // crash, hang, send an illegal token, answer "bestmove none" or
-// "bestmove draw", or answer in Sanmill's "info score N bestmove M" shape.
+// "bestmove draw", or answer in Sanmill's "info score N bestmove M" shape;
+// it can refuse an option with an "info string error" line.
 //
 // It speaks enough UCI for a match: uci/uciok, isready/readyok, ucinewgame,
 // setoption (Variant and the rule options), position startpos|fen … moves …,
@@ -39,6 +40,7 @@ type engine struct {
 	depth                                                     int
 	nps                                                       int64
 	name                                                      string
+	refuse                                                    string
 }
 
 func main() {
@@ -57,6 +59,7 @@ func main() {
 	fs.IntVar(&e.depth, "depth", 3, "depth to report in info lines (0: no info line)")
 	fs.Int64Var(&e.nps, "nps", 100000, "nodes per second to report")
 	fs.StringVar(&e.name, "name", "randomengine", "id name")
+	fs.StringVar(&e.refuse, "refuse", "", `answer "info string error" to every setoption of this option`)
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
 	}
@@ -85,6 +88,10 @@ func (e *engine) command(f []string) bool {
 		e.printf("id name %s", e.name)
 		e.printf("id author millmatch tests")
 		e.printf("option name Hash type spin default 16 min 1 max 1024")
+		e.printf("option name Ponder type check default false")
+		e.printf("option name Style type combo default solid var solid var risky var all in")
+		e.printf("option name Clear Hash type button")
+		e.printf("option name Book File type string default <empty>")
 		if !e.noVariant {
 			e.printf("option name Variant type combo default nine-mens-morris var %s", strings.Join(rules.PresetKeys(), " var "))
 		}
@@ -126,6 +133,10 @@ func (e *engine) setoption(f []string) {
 		value = f[i+1:]
 	}
 	n, v := strings.Join(name, " "), strings.Join(value, " ")
+	if e.refuse != "" && strings.EqualFold(n, e.refuse) {
+		e.printf("info string error: option %s: refused by the test engine", n)
+		return
+	}
 	if strings.EqualFold(n, "Variant") {
 		p, ok := rules.PresetByName(v)
 		if !ok {
