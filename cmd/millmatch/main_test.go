@@ -154,6 +154,17 @@ func TestOptionsCheckedAgainstTheEngine(t *testing.T) {
 	}
 }
 
+// An engine's "info string error" answer to a setoption stops the run before
+// the first game, naming the engine and the option.
+func TestRefusedOptionStopsTheMatch(t *testing.T) {
+	code, stdout, stderr := runArgs("--engine", randomEngine, "--engine", randomEngine+" --refuse Hash",
+		"--name", "2:picky", "--option", "Hash=64", "--games", "2", "-q")
+	want := `millmatch: engine 2 (picky): option Hash=64: the engine answered "info string error: option Hash: refused by the test engine"` + "\n"
+	if code != exitFailure || stderr != want || strings.Contains(stdout, "Score of") {
+		t.Errorf("exit %d\nstderr %q\nwant   %q\nstdout %q", code, stderr, want, stdout)
+	}
+}
+
 func TestConfigFromFlags(t *testing.T) {
 	o := options{
 		engines: []string{"./bin/millengine --threads 1", "./bin/millengine", "/x/other"},

@@ -433,20 +433,39 @@ func (p *Process) handshake(ctx context.Context) error {
 
 // Sync sends isready and waits for readyok.
 func (p *Process) Sync(ctx context.Context) error {
+	_, err := p.sync(ctx)
+	return err
+}
+
+// sync sends isready and waits for readyok. It returns the error lines
+// (isErrorLine) that arrived before readyok: the engine's answers to what
+// was sent before isready.
+func (p *Process) sync(ctx context.Context) ([]string, error) {
 	if err := p.send("isready"); err != nil {
-		return err
+		return nil, err
 	}
 	timer := time.NewTimer(p.cfg.Timeout)
 	defer timer.Stop()
+	var errs []string
 	for {
 		line, err := p.next(ctx, timer.C, "readyok")
 		if err != nil {
-			return err
+			return errs, err
 		}
 		if strings.TrimSpace(line) == "readyok" {
-			return nil
+			return errs, nil
+		}
+		if isErrorLine(line) {
+			errs = append(errs, strings.TrimSpace(line))
 		}
 	}
+}
+
+// isErrorLine reports whether line is an engine's error report, "info
+// string error: …" (protocol.md; any case, with or without the colon).
+func isErrorLine(line string) bool {
+	f := strings.Fields(line)
+	return len(f) > 2 && f[0] == "info" && f[1] == "string" && strings.HasPrefix(strings.ToLower(f[2]), "error")
 }
 
 // Configure tells the engine the rules and sets the spec's options. The
@@ -458,23 +477,54 @@ func (p *Process) Sync(ctx context.Context) error {
 // Every value is checked against the engine's declaration before anything
 // is sent: an option the engine did not declare, or a value outside what it
 // declared, is refused (a typo would otherwise do nothing, silently).
+//
+// Each setoption is followed by isready: an "info string error" line before
+// readyok is the engine refusing that option, and fails Configure. (One
+// isready after all of them would see the error too, but could not tell
+// which option it answers.) Error lines that arrive before the first
+// setoption are about something else: they are logged.
 func (p *Process) Configure(ctx context.Context, variant rules.Preset) error {
 	sets, err := p.settings(variant)
 	if err != nil {
 		return err
 	}
-	for _, o := range sets {
-		if err := p.send(o.Command()); err != nil {
+	errs, err := p.sync(ctx)
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		p.log.Warn().Strs("lines", errs).Msg("the engine reported errors before its options were set")
+	}
+	for _, s := range sets {
+		if err := p.send(s.opt.Command()); err != nil {
 			return err
 		}
+		errs, err := p.sync(ctx)
+		if err != nil {
+			return err
+		}
+		if len(errs) > 0 {
+			for i := range errs {
+				errs[i] = strconv.Quote(errs[i])
+			}
+			return p.fault(FaultProtocol, "option %s: the engine answered %s", s.shown, strings.Join(errs, ", "))
+		}
 	}
-	return p.Sync(ctx)
+	return nil
+}
+
+// setting is one setoption for Configure: the option in the engine's
+// spelling, and as the messages show it (as the user wrote it).
+type setting struct {
+	opt   Option
+	shown string
 }
 
 // settings returns the setoption commands for the rules and the spec's
 // options, in the engine's spelling, after checking them.
-func (p *Process) settings(variant rules.Preset) ([]Option, error) {
-	var sets []Option
+func (p *Process) settings(variant rules.Preset) ([]setting, error) {
+	var sets []setting
+	add := func(o Option, shown string) { sets = append(sets, setting{o, shown}) }
 	if d := p.options["variant"]; d != nil {
 		val := variant.Key
 		if d.typ == "combo" {
@@ -490,7 +540,8 @@ func (p *Process) settings(variant rules.Preset) ([]Option, error) {
 					variant.Key, strings.Join(d.vars, ", "))
 			}
 		}
-		sets = append(sets, Option{Name: d.name, Value: val})
+		o := Option{Name: d.name, Value: val}
+		add(o, o.String())
 	} else {
 		def := rules.Default()
 		var missing []string
@@ -515,7 +566,7 @@ func (p *Process) settings(variant rules.Preset) ([]Option, error) {
 			if err != nil {
 				return nil, p.fault(FaultProtocol, "cannot play %s: option %s: %v", variant.Key, o, err)
 			}
-			sets = append(sets, Option{Name: d.name, Value: val})
+			add(Option{Name: d.name, Value: val}, o.String())
 		}
 		if len(missing) > 0 {
 			return nil, p.fault(FaultProtocol, "cannot play %s: the engine has no Variant option and lacks %s",
@@ -531,7 +582,7 @@ func (p *Process) settings(variant rules.Preset) ([]Option, error) {
 		if err != nil {
 			return nil, p.fault(FaultProtocol, "option %s: %v", o, err)
 		}
-		sets = append(sets, Option{Name: d.name, Value: val, Button: o.Button})
+		add(Option{Name: d.name, Value: val, Button: o.Button}, o.String())
 	}
 	return sets, nil
 }

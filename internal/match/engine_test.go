@@ -201,3 +201,53 @@ func TestConfigureChecksDeclaredOptions(t *testing.T) {
 		}
 	}
 }
+
+// An engine that answers a setoption with "info string error" has not taken
+// the option: Configure fails, naming the option and quoting the answer.
+func TestConfigureSeesRefusedOptions(t *testing.T) {
+	ctx := context.Background()
+	twelve, _ := rules.PresetByName("twelve-mens-morris")
+	cases := []struct {
+		args    []string
+		opts    []Option
+		variant rules.Preset
+		want    string
+	}{
+		{[]string{"--refuse", "Hash"}, []Option{{Name: "Ponder", Value: "true"}, {Name: "hash", Value: "64"}, {Name: "Style", Value: "risky"}},
+			rules.Presets[0], `option hash=64: the engine answered "info string error: option Hash: refused by the test engine"`},
+		{[]string{"--refuse", "variant"}, nil,
+			twelve, `option Variant=twelve-mens-morris: the engine answered "info string error: option Variant: refused by the test engine"`},
+		{[]string{"--refuse", "PiecesCount", "--no-variant"}, nil,
+			twelve, `option PiecesCount=12: the engine answered "info string error: option PiecesCount: refused by the test engine"`},
+	}
+	for _, c := range cases {
+		spec := EngineSpec{Name: "picky", Path: randomEngine, Args: c.args, Options: c.opts}
+		p, err := Start(ctx, spec, StartConfig{Timeout: 5 * time.Second, Log: zerolog.Nop()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = p.Configure(ctx, c.variant)
+		p.Quit(time.Second)
+		var ee *EngineError
+		if !errors.As(err, &ee) || ee.Kind != FaultProtocol || ee.Err.Error() != c.want {
+			t.Errorf("%v: %v\nwant %s", c.args, err, c.want)
+		}
+	}
+}
+
+func TestIsErrorLine(t *testing.T) {
+	for line, want := range map[string]bool{
+		"info string error: option Hash: 0 is out of range 1..1024": true,
+		"info string Error: unknown option":                         true,
+		"  info  string  ERROR no such option":                      true,
+		"info string errors: 2":                                     true,
+		"info string warning: error rate high":                      false,
+		"info depth 3 string error":                                 false,
+		"info string":                                               false,
+		"readyok":                                                   false,
+	} {
+		if got := isErrorLine(line); got != want {
+			t.Errorf("isErrorLine(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
