@@ -52,8 +52,9 @@ Plays games between mill UCI engines and reports W/L/D, the Elo difference
 with its 95 % interval, the likelihood of superiority (LOS) and, with --sprt,
 a sequential test that stops as soon as it decides. Two engines play a match;
 more play a round-robin (--games per pairing). Each opening is played twice
-with colours swapped. An engine that crashes, hangs or sends an illegal token
-loses that game, is restarted, and the match goes on.
+with colours swapped. An engine that crashes (also before a game starts),
+hangs or sends an illegal token loses that game, is restarted, and the match
+goes on. Option values are checked against what each engine declares.
 
 Engines are numbered from 1 in the order of --engine; per-engine flags take
 "N:" in front (--option 2:Hash=64); --option without "N:" goes to all engines.

@@ -267,6 +267,9 @@ type Process struct {
 	done    chan struct{} // closed when the process has been waited for
 	exitErr error         // valid after done
 	once    sync.Once
+	// phase says what the referee is doing with the engine, for the message
+	// when it dies: "before uciok", "while being configured", …
+	phase string
 
 	// IDName is the name the engine gave in "id name".
 	IDName string
@@ -357,32 +360,39 @@ func (p *Process) fault(kind FaultKind, format string, args ...any) error {
 	return &EngineError{Engine: p.spec.Name, Kind: kind, Err: fmt.Errorf(format, args...)}
 }
 
-// send writes one line to the engine.
+// send writes one line to the engine. A write to an engine that has gone
+// is a crash fault of the engine (never an error of the match); one that
+// blocks because the engine stopped reading times out.
 func (p *Process) send(line string) error {
 	p.log.Debug().Str("dir", ">").Msg(line)
 	_ = p.stdin.SetWriteDeadline(time.Now().Add(p.cfg.Timeout))
 	if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
-		return p.fault(FaultCrash, "write %q: %w%s", line, err, p.exitStatus())
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return p.fault(FaultTimeout, "did not read its input for %v %s", p.cfg.Timeout, p.phase)
+		}
+		p.log.Debug().Err(err).Str("line", line).Msg("write failed")
+		return p.died("its input")
 	}
 	return nil
 }
 
-// exitStatus returns ", exit status …" once the process is gone (waiting a
-// moment for it), or "".
-func (p *Process) exitStatus() string {
+// died returns the crash fault of an engine whose pipe (closed: "its input"
+// or "its output") was found closed: "the engine exited (exit status 3)
+// before its bestmove", once the process has ended (it is given a second),
+// else "the engine closed its output before its bestmove". Whether the
+// referee noticed by writing or by reading, the message is the same.
+func (p *Process) died(closed string) error {
 	select {
 	case <-p.done:
+		status := "exit status 0"
 		if p.exitErr != nil {
-			return " (" + p.exitErr.Error() + ")"
+			status = p.exitErr.Error()
 		}
-		return " (exit status 0)"
+		return p.fault(FaultCrash, "the engine exited (%s) %s", status, p.phase)
 	case <-time.After(time.Second):
-		return ""
+		return p.fault(FaultCrash, "the engine closed %s %s", closed, p.phase)
 	}
 }
-
-// errEOF is the cause of a crash fault when the output ends.
-var errEOF = errors.New("the engine closed its output")
 
 // next returns the next output line, or a fault at end of output or when
 // timer fires, or the context's error.
@@ -390,7 +400,7 @@ func (p *Process) next(ctx context.Context, timer <-chan time.Time, waiting stri
 	select {
 	case line, ok := <-p.lines:
 		if !ok {
-			return "", p.fault(FaultCrash, "%w while waiting for %s%s", errEOF, waiting, p.exitStatus())
+			return "", p.died("its output")
 		}
 		p.log.Debug().Str("dir", "<").Msg(line)
 		return line, nil
@@ -402,6 +412,7 @@ func (p *Process) next(ctx context.Context, timer <-chan time.Time, waiting stri
 }
 
 func (p *Process) handshake(ctx context.Context) error {
+	p.phase = "before uciok"
 	if err := p.send("uci"); err != nil {
 		return err
 	}
@@ -484,6 +495,7 @@ func isErrorLine(line string) bool {
 // which option it answers.) Error lines that arrive before the first
 // setoption are about something else: they are logged.
 func (p *Process) Configure(ctx context.Context, variant rules.Preset) error {
+	p.phase = "while being configured"
 	sets, err := p.settings(variant)
 	if err != nil {
 		return err
@@ -604,6 +616,7 @@ func (p *Process) engineOptions() string {
 
 // NewGame sends ucinewgame and waits until the engine is ready.
 func (p *Process) NewGame(ctx context.Context) error {
+	p.phase = "before the game started"
 	if err := p.send("ucinewgame"); err != nil {
 		return err
 	}
@@ -617,7 +630,7 @@ func (p *Process) drain() error {
 		select {
 		case line, ok := <-p.lines:
 			if !ok {
-				return p.fault(FaultCrash, "%w%s", errEOF, p.exitStatus())
+				return p.died("its output")
 			}
 			p.log.Debug().Str("dir", "<").Str("note", "stale").Msg(line)
 		default:
@@ -633,6 +646,7 @@ func (p *Process) drain() error {
 // nodes per second and score.
 func (p *Process) Go(ctx context.Context, positionCmd, goCmd string, deadline time.Duration) (Answer, error) {
 	var a Answer
+	p.phase = "before its bestmove"
 	if err := p.drain(); err != nil {
 		return a, err
 	}

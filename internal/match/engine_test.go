@@ -251,3 +251,38 @@ func TestIsErrorLine(t *testing.T) {
 		}
 	}
 }
+
+// A dead engine is a crash fault of that engine, whatever the referee was
+// doing: writing to it or waiting for it. The message says when it died.
+func TestDeadEngineFaults(t *testing.T) {
+	ctx := context.Background()
+	start := func(args ...string) *Process {
+		spec := EngineSpec{Name: "dying", Path: randomEngine, Args: args}
+		p, err := Start(ctx, spec, StartConfig{Timeout: 5 * time.Second, Log: zerolog.Nop()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.Kill)
+		return p
+	}
+	check := func(what string, err error, want string) {
+		t.Helper()
+		var ee *EngineError
+		if !errors.As(err, &ee) || ee.Kind != FaultCrash || ee.Err.Error() != want {
+			t.Errorf("%s: %v\nwant a crash fault: %s", what, err, want)
+		}
+	}
+	p := start("--exit-after-uci")
+	time.Sleep(50 * time.Millisecond) // gone before the first write: the write fails
+	check("configure", p.Configure(ctx, rules.Presets[0]), "the engine exited (exit status 5) while being configured")
+	check("ucinewgame", p.NewGame(ctx), "the engine exited (exit status 5) before the game started")
+	_, err := p.Go(ctx, "position startpos", "go movetime 10", time.Second)
+	check("go", err, "the engine exited (exit status 5) before its bestmove")
+
+	// Gone while the referee waits for readyok, and while it sends position.
+	p = start("--exit-on", "ucinewgame")
+	check("ucinewgame", p.NewGame(ctx), "the engine exited (exit status 5) before the game started")
+	p = start("--exit-on", "position")
+	_, err = p.Go(ctx, "position startpos", "go movetime 10", time.Second)
+	check("position", err, "the engine exited (exit status 5) before its bestmove")
+}

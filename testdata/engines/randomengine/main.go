@@ -3,7 +3,8 @@
 // giving them), and can be told to misbehave after a number of answers:
 // crash, hang, send an illegal token, answer "bestmove none" or
 // "bestmove draw", or answer in Sanmill's "info score N bestmove M" shape;
-// it can refuse an option with an "info string error" line.
+// it can refuse an option with an "info string error" line, and exit right
+// after its answer to uci or when a given command arrives.
 //
 // It speaks enough UCI for a match: uci/uciok, isready/readyok, ucinewgame,
 // setoption (Variant and the rule options), position startpos|fen … moves …,
@@ -41,6 +42,8 @@ type engine struct {
 	nps                                                       int64
 	name                                                      string
 	refuse                                                    string
+	exitAfterUCI                                              bool
+	exitOn                                                    string
 }
 
 func main() {
@@ -60,6 +63,8 @@ func main() {
 	fs.Int64Var(&e.nps, "nps", 100000, "nodes per second to report")
 	fs.StringVar(&e.name, "name", "randomengine", "id name")
 	fs.StringVar(&e.refuse, "refuse", "", `answer "info string error" to every setoption of this option`)
+	fs.BoolVar(&e.exitAfterUCI, "exit-after-uci", false, "exit with status 5 right after the answer to uci")
+	fs.StringVar(&e.exitOn, "exit-on", "", "exit with status 5 when this command arrives (ucinewgame, position, go, …)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
 	}
@@ -83,6 +88,10 @@ func (e *engine) command(f []string) bool {
 	if len(f) == 0 {
 		return true
 	}
+	if f[0] == e.exitOn {
+		_ = e.out.Flush()
+		os.Exit(5)
+	}
 	switch f[0] {
 	case "uci":
 		e.printf("id name %s", e.name)
@@ -100,6 +109,10 @@ func (e *engine) command(f []string) bool {
 			e.printf("%s", rules.Params[i].UCIString(&def))
 		}
 		e.printf("uciok")
+		if e.exitAfterUCI {
+			_ = e.out.Flush()
+			os.Exit(5)
+		}
 	case "isready":
 		e.printf("readyok")
 	case "ucinewgame":
