@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,9 +28,13 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/spf13/pflag"
 
+	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/match"
 	"github.com/millengine/millengine/internal/rules"
 )
+
+// version is set by the build: go build -ldflags "-X main.version=v1.2.3".
+var version string
 
 // Exit codes.
 const (
@@ -77,6 +82,7 @@ type options struct {
 	seed                          uint64
 	startup                       time.Duration
 	debug, engineStderr, quiet    bool
+	version                       bool
 	movetimeSet                   bool // --movetime was given (0 is then refused, not the default)
 }
 
@@ -105,6 +111,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no line per finished game, only the final report")
 	fs.BoolVar(&o.engineStderr, "engine-stderr", false, "pass the engines' stderr through (default: discarded)")
 	fs.BoolVar(&o.debug, "debug", false, "log every protocol line to stderr")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Usage = func() {} // --help is answered below, on stdout
 	// usageError reports a bad command line: one line with the hint, exit 2.
 	usageError := func(err error) int {
@@ -117,6 +124,10 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 			return exitOK
 		}
 		return usageError(err)
+	}
+	if o.version {
+		fmt.Fprintf(stdout, "millmatch %s\n", buildinfo.Version(version, debug.ReadBuildInfo))
+		return exitOK
 	}
 	if fs.NArg() == 1 && fs.Arg(0) == "help" {
 		printUsage(fs, stdout)

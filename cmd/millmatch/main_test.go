@@ -49,9 +49,27 @@ func TestHelp(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"--engine", "x", "--help"}} {
 		code, stdout, stderr := runArgs(args...)
 		if code != exitOK || !strings.HasPrefix(stdout, "Usage: millmatch --engine CMD --engine CMD") ||
-			!strings.Contains(stdout, "millengine-prev") || !strings.Contains(stdout, "--startup-timeout") || stderr != "" {
+			!strings.Contains(stdout, "millengine-prev") || !strings.Contains(stdout, "--startup-timeout") ||
+			!strings.Contains(stdout, "--version") || stderr != "" {
 			t.Errorf("%q: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, stdout, stderr)
 		}
+	}
+}
+
+// --version prints the version stamped by the build (-ldflags -X
+// main.version=…) on stdout, whatever else is on the command line.
+func TestVersion(t *testing.T) {
+	defer func(v string) { version = v }(version)
+	version = "v1.2.3-test"
+	for _, args := range [][]string{{"--version"}, {"--engine", "x", "--version", "--games", "0"}} {
+		code, stdout, stderr := runArgs(args...)
+		if code != exitOK || stdout != "millmatch v1.2.3-test\n" || stderr != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+	version = ""
+	if code, stdout, _ := runArgs("--version"); code != exitOK || !regexp.MustCompile(`^millmatch \S+\n$`).MatchString(stdout) {
+		t.Errorf("unstamped --version: exit %d, stdout %q", code, stdout)
 	}
 }
 
