@@ -36,19 +36,54 @@ import (
 // version is set by the build: go build -ldflags "-X main.version=v1.2.3".
 var version string
 
-// Exit codes.
+// Exit codes. A match stopped by a signal exits with 128 + the signal's
+// number, as a shell reports a process killed by it: 130 for SIGINT, 143
+// for SIGTERM (the partial report is printed first).
 const (
 	exitOK          = 0
 	exitFailure     = 1   // the match could not run
 	exitUsage       = 2   // bad command line
-	exitInterrupted = 130 // stopped by a signal; the partial report was printed
+	exitInterrupted = 130 // stopped, but not by a signal we know the number of
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		signal.Stop(sigs) // a second signal ends millmatch at once
+		cancel(stopSignal{sig})
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	cancel(nil)
 	os.Exit(code)
+}
+
+// stopSignal is the cause of the context's end when a signal stopped the
+// match.
+type stopSignal struct{ sig os.Signal }
+
+func (s stopSignal) Error() string {
+	switch s.sig {
+	case os.Interrupt:
+		return "stopped by SIGINT"
+	case syscall.SIGTERM:
+		return "stopped by SIGTERM"
+	}
+	return "stopped by signal " + s.sig.String()
+}
+
+// stoppedCode returns the exit status of a run whose context ended: 128 +
+// the number of the signal that ended it, else exitInterrupted.
+func stoppedCode(ctx context.Context) int {
+	var s stopSignal
+	if errors.As(context.Cause(ctx), &s) {
+		if n, ok := s.sig.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return exitInterrupted
 }
 
 const usageHead = `Usage: millmatch --engine CMD --engine CMD [more engines] [flags]
@@ -63,6 +98,12 @@ goes on. Option values are checked against what each engine declares.
 
 Engines are numbered from 1 in the order of --engine; per-engine flags take
 "N:" in front (--option 2:Hash=64); --option without "N:" goes to all engines.
+
+SIGINT (Ctrl-C) or SIGTERM stops the match: games in progress are dropped,
+the summary of the finished ones is printed, and the exit status is 130 or
+143; a second signal ends millmatch at once. Exit status 1: the match could
+not run (an engine does not start, cannot play the variant or refuses an
+option); 2: a bad command line.
 
 Example, the new build against the previous one:
   millmatch --engine bin/millengine --engine bin/millengine-prev \
@@ -181,12 +222,18 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	if sum != nil {
 		sum.Write(stdout)
 	}
+	if ctx.Err() != nil {
+		switch {
+		case sum == nil:
+			fmt.Fprintf(stderr, "millmatch: %v before the first game\n", context.Cause(ctx))
+		case err != nil:
+			fmt.Fprintf(stderr, "millmatch: %v\n", err)
+		}
+		return stoppedCode(ctx)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "millmatch: %v\n", err)
 		return exitFailure
-	}
-	if sum.Interrupted {
-		return exitInterrupted
 	}
 	return exitOK
 }

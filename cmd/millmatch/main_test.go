@@ -5,12 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -42,6 +44,29 @@ func runArgs(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := run(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// A signal before the first game ends the run with the signal's status and
+// one line saying so; there is no summary to print.
+func TestStoppedBeforeTheFirstGame(t *testing.T) {
+	for _, c := range []struct {
+		cause error
+		code  int
+		msg   string
+	}{
+		{stopSignal{syscall.SIGTERM}, 143, "stopped by SIGTERM"},
+		{stopSignal{os.Interrupt}, 130, "stopped by SIGINT"},
+		{errors.New("cancelled"), exitInterrupted, "cancelled"},
+	} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(c.cause)
+		var out, errb bytes.Buffer
+		code := run(ctx, []string{"--engine", randomEngine, "--engine", randomEngine, "--games", "2"}, &out, &errb)
+		want := "millmatch: " + c.msg + " before the first game\n"
+		if code != c.code || errb.String() != want || strings.Contains(out.String(), "Score of") {
+			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)\nstdout:\n%s", c.cause, code, c.code, errb.String(), want, out.String())
+		}
+	}
 }
 
 // Help goes to stdout with exit 0, asked for as a flag or as a word.
