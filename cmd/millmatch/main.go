@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,23 +28,62 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/spf13/pflag"
 
+	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/match"
 	"github.com/millengine/millengine/internal/rules"
 )
 
-// Exit codes.
+// version is set by the build: go build -ldflags "-X main.version=v1.2.3".
+var version string
+
+// Exit codes. A match stopped by a signal exits with 128 + the signal's
+// number, as a shell reports a process killed by it: 130 for SIGINT, 143
+// for SIGTERM (the partial report is printed first).
 const (
 	exitOK          = 0
 	exitFailure     = 1   // the match could not run
 	exitUsage       = 2   // bad command line
-	exitInterrupted = 130 // stopped by a signal; the partial report was printed
+	exitInterrupted = 130 // stopped, but not by a signal we know the number of
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		signal.Stop(sigs) // a second signal ends millmatch at once
+		cancel(stopSignal{sig})
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	cancel(nil)
 	os.Exit(code)
+}
+
+// stopSignal is the cause of the context's end when a signal stopped the
+// match.
+type stopSignal struct{ sig os.Signal }
+
+func (s stopSignal) Error() string {
+	switch s.sig {
+	case os.Interrupt:
+		return "stopped by SIGINT"
+	case syscall.SIGTERM:
+		return "stopped by SIGTERM"
+	}
+	return "stopped by signal " + s.sig.String()
+}
+
+// stoppedCode returns the exit status of a run whose context ended: 128 +
+// the number of the signal that ended it, else exitInterrupted.
+func stoppedCode(ctx context.Context) int {
+	var s stopSignal
+	if errors.As(context.Cause(ctx), &s) {
+		if n, ok := s.sig.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return exitInterrupted
 }
 
 const usageHead = `Usage: millmatch --engine CMD --engine CMD [more engines] [flags]
@@ -52,11 +92,18 @@ Plays games between mill UCI engines and reports W/L/D, the Elo difference
 with its 95 % interval, the likelihood of superiority (LOS) and, with --sprt,
 a sequential test that stops as soon as it decides. Two engines play a match;
 more play a round-robin (--games per pairing). Each opening is played twice
-with colours swapped. An engine that crashes, hangs or sends an illegal token
-loses that game, is restarted, and the match goes on.
+with colours swapped. An engine that crashes (also before a game starts),
+hangs or sends an illegal token loses that game, is restarted, and the match
+goes on. Option values are checked against what each engine declares.
 
 Engines are numbered from 1 in the order of --engine; per-engine flags take
 "N:" in front (--option 2:Hash=64); --option without "N:" goes to all engines.
+
+SIGINT (Ctrl-C) or SIGTERM stops the match: games in progress are dropped,
+the summary of the finished ones is printed, and the exit status is 130 or
+143; a second signal ends millmatch at once. Exit status 1: the match could
+not run (an engine does not start, cannot play the variant or refuses an
+option); 2: a bad command line.
 
 Example, the new build against the previous one:
   millmatch --engine bin/millengine --engine bin/millengine-prev \
@@ -76,6 +123,8 @@ type options struct {
 	seed                          uint64
 	startup                       time.Duration
 	debug, engineStderr, quiet    bool
+	version                       bool
+	movetimeSet                   bool // --movetime was given (0 is then refused, not the default)
 }
 
 func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
@@ -86,7 +135,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	fs.StringArrayVarP(&o.engines, "engine", "e", nil, `engine command line, split on spaces ("./bin/millengine --threads 1"); repeat for each engine`)
 	fs.StringArrayVar(&o.names, "name", nil, `engine label: "LABEL" for the engines in order, or "N:LABEL" (default: the executable's name)`)
 	fs.StringArrayVar(&o.args, "args", nil, `"N:ARGS": more arguments for engine N, split on spaces`)
-	fs.StringArrayVar(&o.setopts, "option", nil, `"[N:]Name=Value" setoption for engine N (all engines without N:); "[N:]Name" for a button`)
+	fs.StringArrayVar(&o.setopts, "option", nil, `"[N:]Name=Value" setoption for engine N (all engines without N:); "[N:]Name" for a button; not for rule options (--variant sets the rules)`)
 	fs.IntVarP(&o.games, "games", "g", 100, "games per pairing (a match of two engines has one pairing)")
 	fs.IntVar(&o.movetime, "movetime", 0, "fixed time per action in ms (go movetime); 100 unless --tc is given")
 	fs.StringVar(&o.tc, "tc", "", `clock per side, "base+increment" in seconds, such as 10+0.1 (go wtime btime winc binc)`)
@@ -103,25 +152,35 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no line per finished game, only the final report")
 	fs.BoolVar(&o.engineStderr, "engine-stderr", false, "pass the engines' stderr through (default: discarded)")
 	fs.BoolVar(&o.debug, "debug", false, "log every protocol line to stderr")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usageHead)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(argv); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.Usage = func() {} // --help is answered below, on stdout
+	// usageError reports a bad command line: one line with the hint, exit 2.
+	usageError := func(err error) int {
 		fmt.Fprintf(stderr, "millmatch: %v (see millmatch --help)\n", err)
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "millmatch: unexpected argument %q (engine commands go in --engine)\n", fs.Arg(0))
-		return exitUsage
+	if err := fs.Parse(argv); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			printUsage(fs, stdout)
+			return exitOK
+		}
+		return usageError(err)
 	}
+	if o.version {
+		fmt.Fprintf(stdout, "millmatch %s\n", buildinfo.Version(version, debug.ReadBuildInfo))
+		return exitOK
+	}
+	if fs.NArg() == 1 && fs.Arg(0) == "help" {
+		printUsage(fs, stdout)
+		return exitOK
+	}
+	if fs.NArg() > 0 {
+		return usageError(fmt.Errorf("unexpected argument %q (engine commands go in --engine)", fs.Arg(0)))
+	}
+	o.movetimeSet = fs.Changed("movetime")
 	cfg, seed, err := o.config()
 	if err != nil {
-		fmt.Fprintf(stderr, "millmatch: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
 
 	level := zerolog.InfoLevel
@@ -163,18 +222,31 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	if sum != nil {
 		sum.Write(stdout)
 	}
+	if ctx.Err() != nil {
+		switch {
+		case sum == nil:
+			fmt.Fprintf(stderr, "millmatch: %v before the first game\n", context.Cause(ctx))
+		case err != nil:
+			fmt.Fprintf(stderr, "millmatch: %v\n", err)
+		}
+		return stoppedCode(ctx)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "millmatch: %v\n", err)
 		return exitFailure
 	}
-	if sum.Interrupted {
-		return exitInterrupted
-	}
 	return exitOK
 }
 
+// printUsage writes the help text.
+func printUsage(fs *pflag.FlagSet, w io.Writer) {
+	fmt.Fprint(w, usageHead)
+	fmt.Fprint(w, fs.FlagUsages())
+}
+
 // config turns the flags into a match configuration; it also returns the
-// seed used for random openings.
+// seed used for random openings. Every value is checked here, with a
+// message naming the flag, so that Validate has nothing left to refuse.
 func (o *options) config() (match.Config, uint64, error) {
 	var cfg match.Config
 	if len(o.engines) < 2 {
@@ -225,6 +297,9 @@ func (o *options) config() (match.Config, uint64, error) {
 		if err != nil {
 			return cfg, 0, fmt.Errorf("--option: %w", err)
 		}
+		if match.IsRuleOption(opt.Name) {
+			return cfg, 0, fmt.Errorf("--option %q: %s is a rule option: the rules of every engine and of the referee are set with --variant", s, opt.Name)
+		}
 		for i := range cfg.Engines {
 			if !hasIdx || i == idx {
 				cfg.Engines[i].Options = append(cfg.Engines[i].Options, opt)
@@ -232,14 +307,32 @@ func (o *options) config() (match.Config, uint64, error) {
 		}
 	}
 	defaultNames(cfg.Engines)
+	seen := map[string]bool{}
+	for _, e := range cfg.Engines {
+		if seen[e.Name] {
+			return cfg, 0, fmt.Errorf("two engines are named %q (label them apart with --name)", e.Name)
+		}
+		seen[e.Name] = true
+	}
 
-	cfg.Games, cfg.Concurrency, cfg.MaxPlies = o.games, o.concurrency, o.maxPlies
-	cfg.StartupTimeout = o.startup
-	if o.margin < 0 {
+	switch {
+	case o.games < 1:
+		return cfg, 0, fmt.Errorf("--games %d: must be at least 1", o.games)
+	case o.concurrency < 1:
+		return cfg, 0, fmt.Errorf("--concurrency %d: must be at least 1", o.concurrency)
+	case o.maxPlies < 0:
+		return cfg, 0, fmt.Errorf("--max-plies %d: must not be negative (0: no cap)", o.maxPlies)
+	case o.startup <= 0:
+		return cfg, 0, fmt.Errorf("--startup-timeout %v: must be positive", o.startup)
+	case o.margin < 0:
 		return cfg, 0, fmt.Errorf("--timemargin %d: must not be negative", o.margin)
 	}
+	cfg.Games, cfg.Concurrency, cfg.MaxPlies = o.games, o.concurrency, o.maxPlies
+	cfg.StartupTimeout = o.startup
 	cfg.Margin = time.Duration(o.margin) * time.Millisecond
 	switch {
+	case (o.movetimeSet || o.movetime != 0) && o.movetime < 1:
+		return cfg, 0, fmt.Errorf("--movetime %d: must be at least 1", o.movetime)
 	case o.tc != "" && o.movetime > 0:
 		return cfg, 0, errors.New("--tc and --movetime are exclusive")
 	case o.tc != "":
@@ -248,14 +341,15 @@ func (o *options) config() (match.Config, uint64, error) {
 			return cfg, 0, fmt.Errorf("--tc: %w", err)
 		}
 		cfg.TC = tc
-	case o.movetime < 0:
-		return cfg, 0, fmt.Errorf("--movetime %d: must be positive", o.movetime)
 	case o.movetime > 0:
 		cfg.TC = match.TimeControl{MoveTime: time.Duration(o.movetime) * time.Millisecond}
 	default:
 		cfg.TC = match.TimeControl{MoveTime: 100 * time.Millisecond}
 	}
 	if o.sprt != "" {
+		if len(cfg.Engines) != 2 {
+			return cfg, 0, fmt.Errorf("--sprt needs exactly two engines, got %d", len(cfg.Engines))
+		}
 		sp, err := parseSPRT(o.sprt)
 		if err != nil {
 			return cfg, 0, err
@@ -271,7 +365,7 @@ func (o *options) config() (match.Config, uint64, error) {
 	case o.openings != "" && o.randomOpenings > 0:
 		return cfg, 0, errors.New("--openings and --random-openings are exclusive")
 	case o.randomOpenings < 0:
-		return cfg, 0, fmt.Errorf("--random-openings %d: must be positive", o.randomOpenings)
+		return cfg, 0, fmt.Errorf("--random-openings %d: must not be negative", o.randomOpenings)
 	case o.openings != "":
 		ops, err := match.LoadOpenings(o.openings, preset.Rules)
 		if err != nil {

@@ -5,16 +5,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/millengine/millengine/internal/match"
 	"github.com/millengine/millengine/internal/match/matchtest"
+	"github.com/millengine/millengine/internal/rules"
 )
 
 var randomEngine string
@@ -42,37 +46,165 @@ func runArgs(args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func TestHelp(t *testing.T) {
-	code, _, stderr := runArgs("--help")
-	if code != exitOK || !strings.Contains(stderr, "--engine") || !strings.Contains(stderr, "millengine-prev") {
-		t.Errorf("--help: exit %d, stderr:\n%s", code, stderr)
+// A signal before the first game ends the run with the signal's status and
+// one line saying so; there is no summary to print.
+func TestStoppedBeforeTheFirstGame(t *testing.T) {
+	for _, c := range []struct {
+		cause error
+		code  int
+		msg   string
+	}{
+		{stopSignal{syscall.SIGTERM}, 143, "stopped by SIGTERM"},
+		{stopSignal{os.Interrupt}, 130, "stopped by SIGINT"},
+		{errors.New("cancelled"), exitInterrupted, "cancelled"},
+	} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(c.cause)
+		var out, errb bytes.Buffer
+		code := run(ctx, []string{"--engine", randomEngine, "--engine", randomEngine, "--games", "2"}, &out, &errb)
+		want := "millmatch: " + c.msg + " before the first game\n"
+		if code != c.code || errb.String() != want || strings.Contains(out.String(), "Score of") {
+			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)\nstdout:\n%s", c.cause, code, c.code, errb.String(), want, out.String())
+		}
 	}
 }
 
+// Help goes to stdout with exit 0, asked for as a flag or as a word.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"--engine", "x", "--help"}} {
+		code, stdout, stderr := runArgs(args...)
+		if code != exitOK || !strings.HasPrefix(stdout, "Usage: millmatch --engine CMD --engine CMD") ||
+			!strings.Contains(stdout, "millengine-prev") || !strings.Contains(stdout, "--startup-timeout") ||
+			!strings.Contains(stdout, "--version") || stderr != "" {
+			t.Errorf("%q: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, stdout, stderr)
+		}
+	}
+}
+
+// --version prints the version stamped by the build (-ldflags -X
+// main.version=…) on stdout, whatever else is on the command line.
+func TestVersion(t *testing.T) {
+	defer func(v string) { version = v }(version)
+	version = "v1.2.3-test"
+	for _, args := range [][]string{{"--version"}, {"--engine", "x", "--version", "--games", "0"}} {
+		code, stdout, stderr := runArgs(args...)
+		if code != exitOK || stdout != "millmatch v1.2.3-test\n" || stderr != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+	version = ""
+	if code, stdout, _ := runArgs("--version"); code != exitOK || !regexp.MustCompile(`^millmatch \S+\n$`).MatchString(stdout) {
+		t.Errorf("unstamped --version: exit %d, stdout %q", code, stdout)
+	}
+}
+
+// Every bad command line gets one line on stderr with the same hint, and
+// exit status 2; nothing is started.
 func TestUsageErrors(t *testing.T) {
 	e := "--engine=" + randomEngine
-	cases := map[string][]string{
-		"two --engine":        {e},
-		"unknown --variant":   {e, e, "--variant", "chess"},
-		"--tc and --movetime": {e, e, "--tc", "1+0", "--movetime", "10"},
-		"bad --tc":            {e, e, "--tc", "fast"},
-		"bad --sprt":          {e, e, "--sprt", "5"},
-		"--sprt elo order":    {e, e, "--sprt", "5,0"},
-		"--sprt with three":   {e, e, e, "--sprt", "0,5"},
-		"--name out of range": {e, e, "--name", "3:x"},
-		"too many --name":     {e, e, "--name", "a", "--name", "b", "--name", "c"},
-		"--args without N":    {e, e, "--args", "--seed 3"},
-		"openings both ways":  {e, e, "--openings", "x.txt", "--random-openings", "3"},
-		"missing openings":    {e, e, "--openings", "/nonexistent/openings.txt"},
-		"bad flag":            {e, e, "--no-such-flag"},
-		"positional":          {e, e, "extra"},
-		"zero games":          {e, e, "--games", "0"},
-		"same label":          {e, e, "--name", "a", "--name", "a"},
+	keys := strings.Join(rules.PresetKeys(), ", ")
+	cases := []struct {
+		args []string
+		want string // the message between "millmatch: " and " (see millmatch --help)"
+	}{
+		{[]string{e}, "need at least two --engine flags, got 1"},
+		{[]string{e, e, "--variant", "chess"}, `unknown --variant "chess" (want one of ` + keys + ")"},
+		{[]string{e, e, "--tc", "1+0", "--movetime", "10"}, "--tc and --movetime are exclusive"},
+		{[]string{e, e, "--tc", "fast"}, `--tc: time control "fast": base: "fast" is not a number of seconds`},
+		{[]string{e, e, "--tc", "0+1"}, `--tc: time control "0+1": the base time must be positive`},
+		{[]string{e, e, "--sprt", "5"}, `--sprt "5": want elo0,elo1 or elo0,elo1,alpha,beta`},
+		{[]string{e, e, "--sprt", "5,0"}, `--sprt "5,0": sprt: elo1 (0) must be greater than elo0 (5)`},
+		{[]string{e, e, e, "--sprt", "0,5"}, "--sprt needs exactly two engines, got 3"},
+		{[]string{e, e, "--name", "3:x"}, `--name "3:x": engine number 3 is out of range 1..2`},
+		{[]string{e, e, "--name", "a", "--name", "b", "--name", "c"}, `--name "c": more names than engines`},
+		{[]string{e, e, "--name", "a", "--name", "a"}, `two engines are named "a" (label them apart with --name)`},
+		{[]string{e, e, "--args", "--seed 3"}, `--args "--seed 3": want N:ARGS with N from 1 to 2`},
+		{[]string{e, e, "--openings", "x.txt", "--random-openings", "3"}, "--openings and --random-openings are exclusive"},
+		{[]string{e, e, "--openings", "/nonexistent/openings.txt"}, "openings: open /nonexistent/openings.txt: no such file or directory"},
+		{[]string{e, e, "--no-such-flag"}, "unknown flag: --no-such-flag"},
+		{[]string{e, e, "--games", "x"}, `invalid argument "x" for "-g, --games" flag: strconv.ParseInt: parsing "x": invalid syntax`},
+		{[]string{e, e, "extra"}, `unexpected argument "extra" (engine commands go in --engine)`},
+		{[]string{e, e, "--games", "0"}, "--games 0: must be at least 1"},
+		{[]string{e, e, "--concurrency", "0"}, "--concurrency 0: must be at least 1"},
+		{[]string{e, e, "--movetime", "0"}, "--movetime 0: must be at least 1"},
+		{[]string{e, e, "--movetime", "-5"}, "--movetime -5: must be at least 1"},
+		{[]string{e, e, "--tc", "1+0", "--movetime", "0"}, "--movetime 0: must be at least 1"},
+		{[]string{e, e, "--timemargin", "-1"}, "--timemargin -1: must not be negative"},
+		{[]string{e, e, "--max-plies", "-1"}, "--max-plies -1: must not be negative (0: no cap)"},
+		{[]string{e, e, "--random-openings", "-1"}, "--random-openings -1: must not be negative"},
+		{[]string{e, e, "--startup-timeout", "0s"}, "--startup-timeout 0s: must be positive"},
 	}
-	for name, args := range cases {
-		if code, _, stderr := runArgs(args...); code != exitUsage || stderr == "" {
-			t.Errorf("%s: exit %d (want %d), stderr %q", name, code, exitUsage, stderr)
+	for _, c := range cases {
+		// --games 2: should a check be missing, the test plays two quick games, not a hundred.
+		args := append([]string{"--games", "2"}, c.args...)
+		code, stdout, stderr := runArgs(args...)
+		want := "millmatch: " + c.want + " (see millmatch --help)\n"
+		if code != exitUsage || stderr != want || stdout != "" {
+			t.Errorf("%q: exit %d (want %d)\nstderr %q\nwant   %q\nstdout %q", c.args, code, exitUsage, stderr, want, stdout)
 		}
+	}
+}
+
+// Rules reach the engines only through --variant, which also sets the
+// referee's: a rule option for one engine (or all) would make them play a
+// game the referee does not, and every game a false illegal-move loss.
+func TestRuleOptionsRefused(t *testing.T) {
+	e := "--engine=" + randomEngine
+	cases := map[string]string{ // --option → the name in the message
+		"Variant=morabaraba":              "Variant",
+		"2:variant=dooz":                  "variant",
+		"PiecesCount=12":                  "PiecesCount",
+		"1:PieceCount=12":                 "PieceCount", // Sanmill's alias
+		"pieces count = 10":               "pieces count",
+		"HASDIAGONALLINES=true":           "HASDIAGONALLINES",
+		"2:nMoveRule=50":                  "nMoveRule",
+		"Threefold Repetition Rule=false": "Threefold Repetition Rule",
+	}
+	for opt, name := range cases {
+		code, stdout, stderr := runArgs(e, e, "--games", "2", "-q", "--option", opt)
+		want := fmt.Sprintf("millmatch: --option %q: %s is a rule option: the rules of every engine and of the referee are set with --variant (see millmatch --help)\n", opt, name)
+		if code != exitUsage || stderr != want || stdout != "" {
+			t.Errorf("--option %q: exit %d\nstderr %q\nwant   %q\nstdout %q", opt, code, stderr, want, stdout)
+		}
+	}
+	// Engine options whose names merely contain a rule word are fine.
+	o := options{engines: []string{"a", "b"}, setopts: []string{"MaxQuiescenceDepth=2", "2:VariantBook=x"},
+		games: 2, concurrency: 1, startup: time.Second, variant: "dooz"}
+	if _, _, err := o.config(); err != nil {
+		t.Errorf("engine options refused: %v", err)
+	}
+}
+
+// An option value the engine's declaration does not allow stops the run
+// before the first game, naming the engine, the option, the value and what
+// the engine declared; nothing is played.
+func TestOptionsCheckedAgainstTheEngine(t *testing.T) {
+	e := "--engine=" + randomEngine
+	cases := []struct {
+		opt, want string
+	}{
+		{"2:Hash=5000", "engine 2 (randomengine-2): option Hash=5000: out of the declared range 1..1024"},
+		{"Ponder=maybe", "engine 1 (randomengine): option Ponder=maybe: not true or false (declared check)"},
+		{"2:Style=wild", "engine 2 (randomengine-2): option Style=wild: not one of the declared values solid, risky, all in"},
+		{"1:Treads=2", "engine 1 (randomengine): option Treads=2: not declared by the engine (its options: Hash, Ponder, Style, Clear Hash, Book File)"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runArgs(e, e, "--games", "2", "-q", "--option", c.opt)
+		want := "millmatch: " + c.want + "\n"
+		if code != exitFailure || stderr != want || strings.Contains(stdout, "Score of") {
+			t.Errorf("--option %q: exit %d\nstderr %q\nwant   %q\nstdout %q", c.opt, code, stderr, want, stdout)
+		}
+	}
+}
+
+// An engine's "info string error" answer to a setoption stops the run before
+// the first game, naming the engine and the option.
+func TestRefusedOptionStopsTheMatch(t *testing.T) {
+	code, stdout, stderr := runArgs("--engine", randomEngine, "--engine", randomEngine+" --refuse Hash",
+		"--name", "2:picky", "--option", "Hash=64", "--games", "2", "-q")
+	want := `millmatch: engine 2 (picky): option Hash=64: the engine answered "info string error: option Hash: refused by the test engine"` + "\n"
+	if code != exitFailure || stderr != want || strings.Contains(stdout, "Score of") {
+		t.Errorf("exit %d\nstderr %q\nwant   %q\nstdout %q", code, stderr, want, stdout)
 	}
 }
 
@@ -83,10 +215,10 @@ func TestConfigFromFlags(t *testing.T) {
 		sprt:    "-1,4",
 		args:    []string{"2:--hash 64 --log-level warn"},
 		setopts: []string{"Hash=32", "1:Move Overhead=10", "2:Clear Hash"},
-		games:   10, concurrency: 2, maxPlies: 500, margin: 50, tc: "10+0.1",
+		games:   10, concurrency: 2, maxPlies: 500, margin: 50, tc: "10+0.1", startup: time.Second,
 		variant: "Lasker Morris", randomOpenings: 3, seed: 9,
 	}
-	if _, _, err := o.config(); err == nil || !strings.Contains(err.Error(), "SPRT needs exactly two engines") {
+	if _, _, err := o.config(); err == nil || err.Error() != "--sprt needs exactly two engines, got 3" {
 		t.Errorf("an SPRT with three engines: %v", err)
 	}
 	o.sprt = ""

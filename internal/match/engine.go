@@ -39,12 +39,155 @@ func ParseOption(s string) (Option, error) {
 	return Option{Name: name, Value: strings.TrimSpace(value)}, nil
 }
 
+// IsRuleOption reports whether name (matched as engines match option names:
+// case and spaces ignored) sets the rules: Variant, or a rule parameter of
+// rules.Params under its name or an alias. Rules reach the engines only from
+// Config.Variant, the referee's rules; a rule option for one engine would
+// make it play another game than the referee.
+func IsRuleOption(name string) bool {
+	if rules.Normalize(name) == "variant" {
+		return true
+	}
+	_, ok := rules.Lookup(name)
+	return ok
+}
+
 // Command returns the setoption line.
 func (o Option) Command() string {
 	if o.Button {
 		return "setoption name " + o.Name
 	}
 	return "setoption name " + o.Name + " value " + o.Value
+}
+
+// String returns the option as --option takes it: "Name=Value", or "Name"
+// for a button.
+func (o Option) String() string {
+	if o.Button {
+		return o.Name
+	}
+	return o.Name + "=" + o.Value
+}
+
+// declaredOption is an option as the engine declared it in its answer to
+// uci: "option name <N> type <T> [default <D>] [min <m>] [max <M>] [var <V>]…".
+type declaredOption struct {
+	name           string // the engine's spelling
+	typ            string // spin, check, combo, button, string, or what the engine said
+	min, max       int
+	hasMin, hasMax bool
+	vars           []string
+}
+
+// parseDeclaredOption reads the fields of an option line; ok is false when
+// the line has no name.
+func parseDeclaredOption(f []string) (d declaredOption, ok bool) {
+	if len(f) < 3 || f[0] != "option" || f[1] != "name" {
+		return d, false
+	}
+	// Every keyword starts a field whose value is the words up to the next one.
+	var key string
+	var words []string
+	flush := func() {
+		v := strings.Join(words, " ")
+		switch key {
+		case "name":
+			d.name = v
+		case "type":
+			d.typ = strings.ToLower(v)
+		case "min":
+			d.min, d.hasMin = atoiOK(v)
+		case "max":
+			d.max, d.hasMax = atoiOK(v)
+		case "var":
+			d.vars = append(d.vars, v)
+		}
+		words = words[:0]
+	}
+	for _, w := range f[1:] {
+		switch w {
+		case "name", "type", "default", "min", "max", "var":
+			if key != "" {
+				flush()
+			}
+			key = w
+		default:
+			words = append(words, w)
+		}
+	}
+	flush()
+	return d, d.name != ""
+}
+
+func atoiOK(s string) (int, bool) {
+	v, err := strconv.Atoi(s)
+	return v, err == nil
+}
+
+// span returns the declared range of a spin: "1..1024", "1..", "..10" or "".
+func (d *declaredOption) span() string {
+	var b strings.Builder
+	if d.hasMin {
+		b.WriteString(strconv.Itoa(d.min))
+	}
+	if d.hasMin || d.hasMax {
+		b.WriteString("..")
+	}
+	if d.hasMax {
+		b.WriteString(strconv.Itoa(d.max))
+	}
+	return b.String()
+}
+
+// describe returns the declaration for a message: "spin 1..1024", "check".
+func (d *declaredOption) describe() string {
+	if r := d.span(); d.typ == "spin" && r != "" {
+		return "spin " + r
+	}
+	return d.typ
+}
+
+// value checks o against the declaration and returns the value to send: a
+// spin's integer within its range, a check's true or false (in lower case),
+// one of a combo's values (in the engine's spelling; case and repeated
+// spaces ignored), anything for a string or a type we do not know. A button
+// takes no value and every other option needs one.
+func (d *declaredOption) value(o Option) (string, error) {
+	if d.typ == "button" {
+		if !o.Button {
+			return "", fmt.Errorf("a button takes no value (--option %q)", d.name)
+		}
+		return "", nil
+	}
+	if o.Button {
+		return "", fmt.Errorf("needs a value (declared %s)", d.describe())
+	}
+	v := strings.TrimSpace(o.Value)
+	switch d.typ {
+	case "spin":
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return "", fmt.Errorf("not an integer (declared %s)", d.describe())
+		}
+		if (d.hasMin && n < d.min) || (d.hasMax && n > d.max) {
+			return "", fmt.Errorf("out of the declared range %s", d.span())
+		}
+		return strconv.Itoa(n), nil
+	case "check":
+		if l := strings.ToLower(v); l == "true" || l == "false" {
+			return l, nil
+		}
+		return "", errors.New("not true or false (declared check)")
+	case "combo":
+		want := strings.Join(strings.Fields(v), " ")
+		for _, c := range d.vars {
+			if strings.EqualFold(strings.Join(strings.Fields(c), " "), want) {
+				return c, nil
+			}
+		}
+		return "", fmt.Errorf("not one of the declared values %s", strings.Join(d.vars, ", "))
+	}
+	return o.Value, nil
 }
 
 // EngineSpec says how to start one engine and what to set in it.
@@ -124,12 +267,16 @@ type Process struct {
 	done    chan struct{} // closed when the process has been waited for
 	exitErr error         // valid after done
 	once    sync.Once
+	// phase says what the referee is doing with the engine, for the message
+	// when it dies: "before uciok", "while being configured", …
+	phase string
 
 	// IDName is the name the engine gave in "id name".
 	IDName string
 	// options maps normalized option names (rules.Normalize) to the
-	// spelling the engine declared.
-	options map[string]string
+	// engine's declarations; declared lists the names in the engine's order.
+	options  map[string]*declaredOption
+	declared []string
 }
 
 // Start launches the engine and performs the uci/uciok handshake.
@@ -165,7 +312,7 @@ func Start(ctx context.Context, spec EngineSpec, cfg StartConfig) (*Process, err
 		lines:   make(chan string, 256),
 		stopped: make(chan struct{}),
 		done:    make(chan struct{}),
-		options: map[string]string{},
+		options: map[string]*declaredOption{},
 	}
 	go p.read(stdout)
 	if err := p.handshake(ctx); err != nil {
@@ -213,32 +360,39 @@ func (p *Process) fault(kind FaultKind, format string, args ...any) error {
 	return &EngineError{Engine: p.spec.Name, Kind: kind, Err: fmt.Errorf(format, args...)}
 }
 
-// send writes one line to the engine.
+// send writes one line to the engine. A write to an engine that has gone
+// is a crash fault of the engine (never an error of the match); one that
+// blocks because the engine stopped reading times out.
 func (p *Process) send(line string) error {
 	p.log.Debug().Str("dir", ">").Msg(line)
 	_ = p.stdin.SetWriteDeadline(time.Now().Add(p.cfg.Timeout))
 	if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
-		return p.fault(FaultCrash, "write %q: %w%s", line, err, p.exitStatus())
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return p.fault(FaultTimeout, "did not read its input for %v %s", p.cfg.Timeout, p.phase)
+		}
+		p.log.Debug().Err(err).Str("line", line).Msg("write failed")
+		return p.died("its input")
 	}
 	return nil
 }
 
-// exitStatus returns ", exit status …" once the process is gone (waiting a
-// moment for it), or "".
-func (p *Process) exitStatus() string {
+// died returns the crash fault of an engine whose pipe (closed: "its input"
+// or "its output") was found closed: "the engine exited (exit status 3)
+// before its bestmove", once the process has ended (it is given a second),
+// else "the engine closed its output before its bestmove". Whether the
+// referee noticed by writing or by reading, the message is the same.
+func (p *Process) died(closed string) error {
 	select {
 	case <-p.done:
+		status := "exit status 0"
 		if p.exitErr != nil {
-			return " (" + p.exitErr.Error() + ")"
+			status = p.exitErr.Error()
 		}
-		return " (exit status 0)"
+		return p.fault(FaultCrash, "the engine exited (%s) %s", status, p.phase)
 	case <-time.After(time.Second):
-		return ""
+		return p.fault(FaultCrash, "the engine closed %s %s", closed, p.phase)
 	}
 }
-
-// errEOF is the cause of a crash fault when the output ends.
-var errEOF = errors.New("the engine closed its output")
 
 // next returns the next output line, or a fault at end of output or when
 // timer fires, or the context's error.
@@ -246,7 +400,7 @@ func (p *Process) next(ctx context.Context, timer <-chan time.Time, waiting stri
 	select {
 	case line, ok := <-p.lines:
 		if !ok {
-			return "", p.fault(FaultCrash, "%w while waiting for %s%s", errEOF, waiting, p.exitStatus())
+			return "", p.died("its output")
 		}
 		p.log.Debug().Str("dir", "<").Msg(line)
 		return line, nil
@@ -258,6 +412,7 @@ func (p *Process) next(ctx context.Context, timer <-chan time.Time, waiting stri
 }
 
 func (p *Process) handshake(ctx context.Context) error {
+	p.phase = "before uciok"
 	if err := p.send("uci"); err != nil {
 		return err
 	}
@@ -276,44 +431,52 @@ func (p *Process) handshake(ctx context.Context) error {
 		case f[0] == "id" && len(f) > 2 && f[1] == "name":
 			p.IDName = strings.Join(f[2:], " ")
 		case f[0] == "option":
-			if name := declaredOption(f); name != "" {
-				p.options[rules.Normalize(name)] = name
+			if d, ok := parseDeclaredOption(f); ok {
+				n := rules.Normalize(d.name)
+				if p.options[n] == nil {
+					p.declared = append(p.declared, d.name)
+				}
+				p.options[n] = &d
 			}
 		}
 	}
 }
 
-// declaredOption returns the name in "option name <words…> type …".
-func declaredOption(f []string) string {
-	if len(f) < 3 || f[1] != "name" {
-		return ""
-	}
-	end := len(f)
-	for i := 2; i < len(f); i++ {
-		if f[i] == "type" {
-			end = i
-			break
-		}
-	}
-	return strings.Join(f[2:end], " ")
-}
-
 // Sync sends isready and waits for readyok.
 func (p *Process) Sync(ctx context.Context) error {
+	_, err := p.sync(ctx)
+	return err
+}
+
+// sync sends isready and waits for readyok. It returns the error lines
+// (isErrorLine) that arrived before readyok: the engine's answers to what
+// was sent before isready.
+func (p *Process) sync(ctx context.Context) ([]string, error) {
 	if err := p.send("isready"); err != nil {
-		return err
+		return nil, err
 	}
 	timer := time.NewTimer(p.cfg.Timeout)
 	defer timer.Stop()
+	var errs []string
 	for {
 		line, err := p.next(ctx, timer.C, "readyok")
 		if err != nil {
-			return err
+			return errs, err
 		}
 		if strings.TrimSpace(line) == "readyok" {
-			return nil
+			return errs, nil
+		}
+		if isErrorLine(line) {
+			errs = append(errs, strings.TrimSpace(line))
 		}
 	}
+}
+
+// isErrorLine reports whether line is an engine's error report, "info
+// string error: …" (protocol.md; any case, with or without the colon).
+func isErrorLine(line string) bool {
+	f := strings.Fields(line)
+	return len(f) > 2 && f[0] == "info" && f[1] == "string" && strings.HasPrefix(strings.ToLower(f[2]), "error")
 }
 
 // Configure tells the engine the rules and sets the spec's options. The
@@ -321,54 +484,139 @@ func (p *Process) Sync(ctx context.Context) error {
 // otherwise every rule parameter the engine declares is set to the preset's
 // value (the Sanmill way). An engine that can be told neither can only play
 // the default rules.
+//
+// Every value is checked against the engine's declaration before anything
+// is sent: an option the engine did not declare, or a value outside what it
+// declared, is refused (a typo would otherwise do nothing, silently).
+//
+// Each setoption is followed by isready: an "info string error" line before
+// readyok is the engine refusing that option, and fails Configure. (One
+// isready after all of them would see the error too, but could not tell
+// which option it answers.) Error lines that arrive before the first
+// setoption are about something else: they are logged.
 func (p *Process) Configure(ctx context.Context, variant rules.Preset) error {
-	def := rules.Default()
-	switch {
-	case p.HasOption("Variant"):
-		if err := p.send("setoption name " + p.options["variant"] + " value " + variant.Key); err != nil {
+	p.phase = "while being configured"
+	sets, err := p.settings(variant)
+	if err != nil {
+		return err
+	}
+	errs, err := p.sync(ctx)
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		p.log.Warn().Strs("lines", errs).Msg("the engine reported errors before its options were set")
+	}
+	for _, s := range sets {
+		if err := p.send(s.opt.Command()); err != nil {
 			return err
 		}
-	default:
+		errs, err := p.sync(ctx)
+		if err != nil {
+			return err
+		}
+		if len(errs) > 0 {
+			for i := range errs {
+				errs[i] = strconv.Quote(errs[i])
+			}
+			return p.fault(FaultProtocol, "option %s: the engine answered %s", s.shown, strings.Join(errs, ", "))
+		}
+	}
+	return nil
+}
+
+// setting is one setoption for Configure: the option in the engine's
+// spelling, and as the messages show it (as the user wrote it).
+type setting struct {
+	opt   Option
+	shown string
+}
+
+// settings returns the setoption commands for the rules and the spec's
+// options, in the engine's spelling, after checking them.
+func (p *Process) settings(variant rules.Preset) ([]setting, error) {
+	var sets []setting
+	add := func(o Option, shown string) { sets = append(sets, setting{o, shown}) }
+	if d := p.options["variant"]; d != nil {
+		val := variant.Key
+		if d.typ == "combo" {
+			val = ""
+			for _, v := range d.vars {
+				if pr, ok := rules.PresetByName(v); ok && pr.Key == variant.Key {
+					val = v
+					break
+				}
+			}
+			if val == "" {
+				return nil, p.fault(FaultProtocol, "cannot play %s: the engine's Variant option offers only %s",
+					variant.Key, strings.Join(d.vars, ", "))
+			}
+		}
+		o := Option{Name: d.name, Value: val}
+		add(o, o.String())
+	} else {
+		def := rules.Default()
 		var missing []string
 		for i := range rules.Params {
 			par := &rules.Params[i]
-			name, ok := p.options[rules.Normalize(par.Name)]
-			if !ok && par.Name == "PiecesCount" {
-				name, ok = p.options["piececount"]
+			d := p.options[rules.Normalize(par.Name)]
+			if d == nil && par.Name == "PiecesCount" {
+				d = p.options["piececount"]
 			}
 			v := par.Get(&variant.Rules)
-			if !ok {
+			if d == nil {
 				if v != par.Get(&def) {
 					missing = append(missing, par.Name)
 				}
 				continue
 			}
-			val := strconv.Itoa(v)
-			if par.Bool {
-				val = strconv.FormatBool(v != 0)
+			o := Option{Name: d.name, Value: strconv.Itoa(v)}
+			if par.Bool && d.typ != "spin" {
+				o.Value = strconv.FormatBool(v != 0)
 			}
-			if err := p.send("setoption name " + name + " value " + val); err != nil {
-				return err
+			val, err := d.value(o)
+			if err != nil {
+				return nil, p.fault(FaultProtocol, "cannot play %s: option %s: %v", variant.Key, o, err)
 			}
+			add(Option{Name: d.name, Value: val}, o.String())
 		}
 		if len(missing) > 0 {
-			return p.fault(FaultProtocol, "cannot play %s: the engine has no Variant option and lacks %s",
+			return nil, p.fault(FaultProtocol, "cannot play %s: the engine has no Variant option and lacks %s",
 				variant.Key, strings.Join(missing, ", "))
 		}
 	}
 	for _, o := range p.spec.Options {
-		if !p.HasOption(o.Name) {
-			p.log.Warn().Str("option", o.Name).Msg("the engine did not declare this option; sending it anyway")
+		d := p.options[rules.Normalize(o.Name)]
+		if d == nil {
+			return nil, p.fault(FaultProtocol, "option %s: not declared by the engine (%s)", o, p.engineOptions())
 		}
-		if err := p.send(o.Command()); err != nil {
-			return err
+		val, err := d.value(o)
+		if err != nil {
+			return nil, p.fault(FaultProtocol, "option %s: %v", o, err)
+		}
+		add(Option{Name: d.name, Value: val, Button: o.Button}, o.String())
+	}
+	return sets, nil
+}
+
+// engineOptions lists the options the engine declared that --option may
+// set (the rule options are set by the variant), for a message.
+func (p *Process) engineOptions() string {
+	var names []string
+	for _, n := range p.declared {
+		if !IsRuleOption(n) {
+			names = append(names, n)
 		}
 	}
-	return p.Sync(ctx)
+	if len(names) == 0 {
+		return "it declares none"
+	}
+	return "its options: " + strings.Join(names, ", ")
 }
 
 // NewGame sends ucinewgame and waits until the engine is ready.
 func (p *Process) NewGame(ctx context.Context) error {
+	p.phase = "before the game started"
 	if err := p.send("ucinewgame"); err != nil {
 		return err
 	}
@@ -382,7 +630,7 @@ func (p *Process) drain() error {
 		select {
 		case line, ok := <-p.lines:
 			if !ok {
-				return p.fault(FaultCrash, "%w%s", errEOF, p.exitStatus())
+				return p.died("its output")
 			}
 			p.log.Debug().Str("dir", "<").Str("note", "stale").Msg(line)
 		default:
@@ -398,6 +646,7 @@ func (p *Process) drain() error {
 // nodes per second and score.
 func (p *Process) Go(ctx context.Context, positionCmd, goCmd string, deadline time.Duration) (Answer, error) {
 	var a Answer
+	p.phase = "before its bestmove"
 	if err := p.drain(); err != nil {
 		return a, err
 	}

@@ -86,6 +86,22 @@ func ResultString(r position.Result) string {
 	return "*"
 }
 
+// isCrash reports whether err is a crash fault: the engine's process ended
+// or closed a pipe.
+func isCrash(err error) bool {
+	var ee *EngineError
+	return errors.As(err, &ee) && ee.Kind == FaultCrash
+}
+
+// faultDetail returns an engine error's message without the engine's name
+// and the kind of fault, for a reason that names the engine already.
+func faultDetail(err error) string {
+	if ee := (*EngineError)(nil); errors.As(err, &ee) {
+		return ee.Err.Error()
+	}
+	return err.Error()
+}
+
 // PositionCommand returns the "position …" line for a start FEN ("" for
 // startpos) and the tokens played from it.
 func PositionCommand(fen string, moves []string) string {
@@ -145,11 +161,10 @@ func PlayGame(ctx context.Context, cfg GameConfig, players [2]Player) Outcome {
 			if ctx.Err() != nil {
 				return finish(position.Ongoing, TermAborted, "match stopped")
 			}
-			term := TermStartFailure
-			if ee := (*EngineError)(nil); errors.As(err, &ee) && ee.Kind == FaultCrash {
-				term = TermCrash
+			if isCrash(err) {
+				return lose(side, TermCrash, true, "crashed: %s", faultDetail(err))
 			}
-			return lose(side, term, true, "failed to start a game: %v", err)
+			return lose(side, TermStartFailure, true, "failed to start a game: %s", faultDetail(err))
 		}
 	}
 	clock := NewClock(cfg.TC, cfg.Margin)
@@ -187,7 +202,7 @@ func PlayGame(ctx context.Context, cfg GameConfig, players [2]Player) Outcome {
 			case errors.As(err, &ee) && ee.Kind == FaultCrash:
 				return lose(side, TermCrash, true, "crashed: %v", ee.Err)
 			default:
-				return lose(side, TermCrash, true, "failed: %v", err)
+				return lose(side, TermCrash, true, "failed: %s", faultDetail(err))
 			}
 		}
 		st.Actions++

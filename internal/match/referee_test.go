@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -107,8 +108,8 @@ func TestRefereeForfeitsAndClaims(t *testing.T) {
 }
 
 func TestRefereeEngineErrors(t *testing.T) {
-	crash := &EngineError{Engine: "x", Kind: FaultCrash, Err: errEOF}
-	hang := &EngineError{Engine: "x", Kind: FaultTimeout, Err: errEOF}
+	crash := &EngineError{Engine: "x", Kind: FaultCrash, Err: errors.New("the engine exited (exit status 1) before its bestmove")}
+	hang := &EngineError{Engine: "x", Kind: FaultTimeout, Err: errors.New("no bestmove in time")}
 	clock := GameConfig{Rules: rules.Default(), TC: TimeControl{Base: time.Second}, Margin: 10 * time.Millisecond}
 	cases := []struct {
 		cfg  GameConfig

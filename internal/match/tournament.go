@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -52,6 +53,11 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("match: two engines are named %q; label them with --name", e.Name)
 		}
 		seen[e.Name] = true
+		for _, o := range e.Options {
+			if IsRuleOption(o.Name) {
+				return fmt.Errorf("match: engine %d (%s): option %s is a rule option; the rules come from the variant", i+1, e.Name, o.Name)
+			}
+		}
 	}
 	if c.Games < 1 {
 		return fmt.Errorf("match: --games must be at least 1, got %d", c.Games)
@@ -199,8 +205,11 @@ func avg(sum float64, n int) float64 {
 // Run plays the match and returns its summary. It stops early when the SPRT
 // decides or ctx is cancelled (games in progress are then aborted and not
 // counted). Engine faults lose the game and restart the engine; the match
-// goes on. An error is returned only for a configuration that cannot work
-// (an engine that does not start or cannot play the variant).
+// goes on, also when an engine dies before a game starts. An error is
+// returned only for a configuration that cannot work, before any game (a
+// *SetupError: an engine that does not start or complete the handshake,
+// cannot play the variant, or does not accept an option), for ctx's error
+// if it ends before the first game, and for a failed write of the records.
 func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -215,12 +224,14 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	// variant fails now, with one clear message.
 	ids := make([]string, len(cfg.Engines))
 	for i, spec := range cfg.Engines {
-		p, err := startEngine(ctx, &cfg, spec)
+		id, err := checkEngine(ctx, &cfg, spec)
 		if err != nil {
-			return nil, fmt.Errorf("match: checking engine %d: %w", i+1, err)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, &SetupError{Engine: i + 1, Name: spec.Name, Err: err}
 		}
-		ids[i] = p.IDName
-		p.Quit(cfg.QuitGrace)
+		ids[i] = id
 	}
 
 	jobs := Schedule(len(cfg.Engines), cfg.Games, cfg.Openings)
@@ -300,6 +311,52 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	return sum, werr
 }
 
+// SetupError is Run's error for an engine that cannot take part in the
+// match: it does not start, does not complete the handshake, cannot play the
+// variant, or does not accept an option.
+type SetupError struct {
+	Engine int    // 1-based, in the order of Config.Engines
+	Name   string // its label
+	Err    error  // an *EngineError, as a rule
+}
+
+// Error returns "engine N (label): what went wrong".
+func (e *SetupError) Error() string {
+	msg := e.Err.Error()
+	if ee := (*EngineError)(nil); errors.As(e.Err, &ee) {
+		msg = ee.Err.Error() // without the name again
+	}
+	return fmt.Sprintf("engine %d (%s): %s", e.Engine, e.Name, msg)
+}
+
+// Unwrap returns the cause.
+func (e *SetupError) Unwrap() error { return e.Err }
+
+// checkEngine starts an engine and configures it once before the match, so
+// that a wrong path, a program that is no UCI engine, a variant the engine
+// cannot play or an option it refuses stops the match with one message. An
+// engine that completes the handshake and then dies is let through (with a
+// warning): like an engine that dies during the match, it loses the games it
+// cannot start and is restarted for each. It returns the engine's id name.
+func checkEngine(ctx context.Context, cfg *Config, spec EngineSpec) (string, error) {
+	p, err := Start(ctx, spec, StartConfig{Timeout: cfg.StartupTimeout, Stderr: cfg.EngineStderr, Log: cfg.Log})
+	if err != nil {
+		return "", err
+	}
+	err = p.Configure(ctx, cfg.Variant)
+	if err == nil {
+		p.Quit(cfg.QuitGrace)
+		return p.IDName, nil
+	}
+	p.Kill()
+	if !isCrash(err) || ctx.Err() != nil {
+		return "", err
+	}
+	cfg.Log.Warn().Str("engine", spec.Name).Str("error", faultDetail(err)).
+		Msg("the engine died after uciok; it loses every game it cannot start")
+	return p.IDName, nil
+}
+
 func startEngine(ctx context.Context, cfg *Config, spec EngineSpec) (*Process, error) {
 	p, err := Start(ctx, spec, StartConfig{Timeout: cfg.StartupTimeout, Stderr: cfg.EngineStderr, Log: cfg.Log})
 	if err != nil {
@@ -352,7 +409,10 @@ func (w *worker) play(ctx context.Context, j Job) GameRecord {
 		p, err := w.engine(ctx, ei)
 		if err != nil {
 			o := Outcome{Faulty: side, Result: position.Winner(position.Color(side).Opponent()),
-				Termination: TermStartFailure, Reason: fmt.Sprintf("%s (%s) could not be started: %v", position.Color(side), w.cfg.Engines[ei].Name, err)}
+				Termination: TermStartFailure, Reason: fmt.Sprintf("%s (%s) could not be started: %s", position.Color(side), w.cfg.Engines[ei].Name, faultDetail(err))}
+			if isCrash(err) {
+				o.Termination, o.Reason = TermCrash, fmt.Sprintf("%s (%s) crashed: %s", position.Color(side), w.cfg.Engines[ei].Name, faultDetail(err))
+			}
 			if ctx.Err() != nil {
 				o = Outcome{Faulty: -1, Termination: TermAborted, Reason: "match stopped"}
 			}

@@ -165,6 +165,46 @@ func TestMatchFaults(t *testing.T) {
 	}
 }
 
+// An engine that dies before or as a game starts loses that game by a crash,
+// with the moment in the reason, and is started again for the next one; the
+// match is not aborted, not even when it dies right after uciok in the check
+// before the match.
+func TestMatchEngineDiesBeforeTheGame(t *testing.T) {
+	cases := []struct {
+		args []string
+		when string
+	}{
+		{[]string{"--exit-after-uci"}, "while being configured"},
+		{[]string{"--exit-on", "ucinewgame"}, "before the game started"},
+		{[]string{"--exit-on", "position"}, "before its bestmove"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			cfg := baseConfig(engine("good", "--seed", "5"), engine("dying", c.args...))
+			cfg.Concurrency = 1
+			var recs bytes.Buffer
+			cfg.Records = &recs
+			sum, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if r := sum.Pair(0, 1); r != (WDL{W: 2}) || sum.Engines[1].Faults[TermCrash] != 2 {
+				t.Errorf("good vs dying %+v, faults %v; want 2 - 0 - 0 by two crashes", r, sum.Engines[1].Faults)
+			}
+			for _, g := range readRecords(t, recs.Bytes()) {
+				side := "white"
+				if g.Black == "dying" {
+					side = "black"
+				}
+				want := side + " (dying) crashed: the engine exited (exit status 5) " + c.when
+				if g.Termination != TermCrash || g.Reason != want {
+					t.Errorf("game %d: %s: %q\nwant %q", g.Game, g.Termination, g.Reason, want)
+				}
+			}
+		})
+	}
+}
+
 // An engine with Sanmill's habits (result lines "info score N bestmove M", no
 // Variant option but the rule options) plays a variant to a rule ending.
 func TestMatchSanmillStyle(t *testing.T) {
@@ -253,6 +293,11 @@ func TestRunRejects(t *testing.T) {
 		"sprt with three": func() Config {
 			c := baseConfig(engine("a"), engine("b"), engine("c"))
 			c.SPRT = &SPRT{0, 5, 0.05, 0.05}
+			return c
+		}(),
+		"a rule option": func() Config {
+			c := baseConfig(engine("a"), engine("b"))
+			c.Engines[1].Options = []Option{{Name: "Piece Count", Value: "12"}}
 			return c
 		}(),
 		"no time": func() Config { c := baseConfig(engine("a"), engine("b")); c.TC = TimeControl{}; return c }(),

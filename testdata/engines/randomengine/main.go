@@ -2,7 +2,9 @@
 // plays a random legal action (or, with --greedy, closes mills and avoids
 // giving them), and can be told to misbehave after a number of answers:
 // crash, hang, send an illegal token, answer "bestmove none" or
-// "bestmove draw", or answer in Sanmill's "info score N bestmove M" shape.
+// "bestmove draw", or answer in Sanmill's "info score N bestmove M" shape;
+// it can refuse an option with an "info string error" line, and exit right
+// after its answer to uci or when a given command arrives.
 //
 // It speaks enough UCI for a match: uci/uciok, isready/readyok, ucinewgame,
 // setoption (Variant and the rule options), position startpos|fen … moves …,
@@ -39,6 +41,9 @@ type engine struct {
 	depth                                                     int
 	nps                                                       int64
 	name                                                      string
+	refuse                                                    string
+	exitAfterUCI                                              bool
+	exitOn                                                    string
 }
 
 func main() {
@@ -57,6 +62,9 @@ func main() {
 	fs.IntVar(&e.depth, "depth", 3, "depth to report in info lines (0: no info line)")
 	fs.Int64Var(&e.nps, "nps", 100000, "nodes per second to report")
 	fs.StringVar(&e.name, "name", "randomengine", "id name")
+	fs.StringVar(&e.refuse, "refuse", "", `answer "info string error" to every setoption of this option`)
+	fs.BoolVar(&e.exitAfterUCI, "exit-after-uci", false, "exit with status 5 right after the answer to uci")
+	fs.StringVar(&e.exitOn, "exit-on", "", "exit with status 5 when this command arrives (ucinewgame, position, go, …)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
 	}
@@ -80,11 +88,19 @@ func (e *engine) command(f []string) bool {
 	if len(f) == 0 {
 		return true
 	}
+	if f[0] == e.exitOn {
+		_ = e.out.Flush()
+		os.Exit(5)
+	}
 	switch f[0] {
 	case "uci":
 		e.printf("id name %s", e.name)
 		e.printf("id author millmatch tests")
 		e.printf("option name Hash type spin default 16 min 1 max 1024")
+		e.printf("option name Ponder type check default false")
+		e.printf("option name Style type combo default solid var solid var risky var all in")
+		e.printf("option name Clear Hash type button")
+		e.printf("option name Book File type string default <empty>")
 		if !e.noVariant {
 			e.printf("option name Variant type combo default nine-mens-morris var %s", strings.Join(rules.PresetKeys(), " var "))
 		}
@@ -93,6 +109,10 @@ func (e *engine) command(f []string) bool {
 			e.printf("%s", rules.Params[i].UCIString(&def))
 		}
 		e.printf("uciok")
+		if e.exitAfterUCI {
+			_ = e.out.Flush()
+			os.Exit(5)
+		}
 	case "isready":
 		e.printf("readyok")
 	case "ucinewgame":
@@ -126,6 +146,10 @@ func (e *engine) setoption(f []string) {
 		value = f[i+1:]
 	}
 	n, v := strings.Join(name, " "), strings.Join(value, " ")
+	if e.refuse != "" && strings.EqualFold(n, e.refuse) {
+		e.printf("info string error: option %s: refused by the test engine", n)
+		return
+	}
 	if strings.EqualFold(n, "Variant") {
 		p, ok := rules.PresetByName(v)
 		if !ok {
