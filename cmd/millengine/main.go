@@ -22,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/spf13/pflag"
 
+	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/uci"
 )
@@ -163,7 +164,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	if g.version {
-		fmt.Fprintf(stdout, "millengine %s\n", versionString(version, debug.ReadBuildInfo))
+		fmt.Fprintf(stdout, "millengine %s\n", buildinfo.Version(version, debug.ReadBuildInfo))
 		return 0
 	}
 	if err := g.check(); err != nil {
@@ -316,7 +317,7 @@ func runUCI(e *env, args []string) int {
 	}
 	g := e.g
 	err := uci.Run(e.ctx, e.stdin, e.stdout, uci.Config{
-		Version: versionString(version, debug.ReadBuildInfo),
+		Version: buildinfo.Version(version, debug.ReadBuildInfo),
 		HashMB:  g.hashMB,
 		Threads: g.threads,
 		Variant: g.variant,
@@ -340,41 +341,6 @@ func runVersion(e *env, args []string) int {
 	if code, ok := e.parse(fs, args, false); !ok {
 		return code
 	}
-	fmt.Fprintf(e.stdout, "millengine %s\n", versionString(version, debug.ReadBuildInfo))
+	fmt.Fprintf(e.stdout, "millengine %s\n", buildinfo.Version(version, debug.ReadBuildInfo))
 	return 0
-}
-
-// versionString returns the version set with -ldflags, else the module
-// version or VCS revision recorded in the binary, else "dev".
-func versionString(ldflags string, buildInfo func() (*debug.BuildInfo, bool)) string {
-	if ldflags != "" {
-		return ldflags
-	}
-	bi, ok := buildInfo()
-	if !ok || bi == nil {
-		return "dev"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev string
-	var dirty bool
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return "dev"
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if dirty {
-		rev += "-dirty"
-	}
-	return rev
 }

@@ -7,42 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"strings"
 	"testing"
 )
-
-func TestVersionString(t *testing.T) {
-	info := func(version string, settings ...string) func() (*debug.BuildInfo, bool) {
-		return func() (*debug.BuildInfo, bool) {
-			bi := &debug.BuildInfo{Main: debug.Module{Path: "github.com/millengine/millengine", Version: version}}
-			for i := 0; i+1 < len(settings); i += 2 {
-				bi.Settings = append(bi.Settings, debug.BuildSetting{Key: settings[i], Value: settings[i+1]})
-			}
-			return bi, true
-		}
-	}
-	none := func() (*debug.BuildInfo, bool) { return nil, false }
-	tests := []struct {
-		name    string
-		ldflags string
-		bi      func() (*debug.BuildInfo, bool)
-		want    string
-	}{
-		{"ldflags win", "v1.2.3", info("v0.9.0"), "v1.2.3"},
-		{"module version", "", info("v0.9.0"), "v0.9.0"},
-		{"devel with vcs", "", info("(devel)", "vcs.revision", "0123456789abcdef0123", "vcs.modified", "false"), "0123456789ab"},
-		{"dirty", "", info("(devel)", "vcs.revision", "0123456789abcdef0123", "vcs.modified", "true"), "0123456789ab-dirty"},
-		{"short revision", "", info("", "vcs.revision", "abc"), "abc"},
-		{"devel without vcs", "", info("(devel)"), "dev"},
-		{"no build info", "", none, "dev"},
-	}
-	for _, tc := range tests {
-		if got := versionString(tc.ldflags, tc.bi); got != tc.want {
-			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
 
 // runCmd runs main's logic in-process.
 func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {

@@ -29,6 +29,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
@@ -72,7 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "spsa":
 		return runSPSA(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintf(stdout, "milltune %s\n", buildVersion())
+		fmt.Fprintf(stdout, "milltune %s\n", buildinfo.Version(version, debug.ReadBuildInfo))
 		return 0
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usageText)
@@ -80,16 +81,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "milltune: unknown command %q (see milltune help)\n", args[0])
 	return 2
-}
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }
 
 // playConfig is what every game of a run shares: the rules, the opening
