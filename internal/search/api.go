@@ -75,6 +75,7 @@ type Limits struct {
 	WInc        time.Duration // increment of white
 	BInc        time.Duration // increment of black
 	MovesToGo   int           // moves to the next time control
+	Mate        int           // search for a win in this many turns; stop once found
 	Infinite    bool          // search until Stop
 	Ponder      bool          // search until PonderHit or Stop; the clock starts at PonderHit
 	SearchMoves []position.Move

@@ -101,6 +101,11 @@ func (s *searchRun) stopAfterIteration(w *worker, d int) bool {
 	if lim.Depth > 0 && d >= lim.Depth {
 		return true
 	}
+	if lim.Mate > 0 {
+		if m := mateIn(w, w.rootMoves[0].score, w.bestPV); m > 0 && m <= lim.Mate {
+			return true
+		}
+	}
 	// A mate within the searched depth will not change.
 	if lim.Depth == 0 && lim.Nodes == 0 {
 		v := w.rootMoves[0].score

@@ -238,6 +238,11 @@ func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves 
 	if lim.Depth > 0 && lim.Depth < s.maxDepth {
 		s.maxDepth = lim.Depth
 	}
+	if lim.Mate > 0 && lim.Depth == 0 {
+		// A win in n turns takes at most n turns of the winner and n-1 of
+		// the loser, each an action and a removal.
+		s.maxDepth = min(s.maxDepth, 4*lim.Mate)
+	}
 	// A forced move needs no thought under a clock.
 	if nMoves == 1 && (lim.HasClock() || lim.MoveTime > 0) && !lim.Infinite && !lim.Ponder && lim.Depth == 0 {
 		s.maxDepth = 1

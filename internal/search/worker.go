@@ -127,8 +127,9 @@ func boundOf(best, alpha, beta int) tt.Bound {
 	return tt.BoundExact
 }
 
-// countNode counts a node; every pollEvery nodes it publishes the count,
-// lets the main worker poll the clock, and applies the node limit.
+// countNode counts a node and applies the node limit (at every node, so that
+// go nodes N stops within a few nodes of N); every pollEvery nodes it
+// publishes the count and lets the main worker poll the clock.
 func (w *worker) countNode() {
 	w.nodes++
 	if w.nodes&(pollEvery-1) == 0 {
@@ -136,9 +137,9 @@ func (w *worker) countNode() {
 		if w.id == 0 {
 			w.run.poll(w)
 		}
-		if w.nodeLimit > 0 && w.nodes >= w.nodeLimit {
-			w.stop.Store(true)
-		}
+	}
+	if w.nodeLimit != 0 && w.nodes >= w.nodeLimit {
+		w.stop.Store(true)
 	}
 }
 

@@ -55,6 +55,10 @@ func (s *session) handleLine(l inputLine) (quit bool) {
 		s.cmdEval()
 	case "bench":
 		err = s.cmdBench(args)
+	case "debug":
+		err = s.cmdDebug(args)
+	case "register":
+		// Nothing to register: every feature is free.
 	default:
 		err = fmt.Errorf("unknown command %s", quote(fields[0]))
 	}
@@ -62,6 +66,16 @@ func (s *session) handleLine(l inputLine) (quit bool) {
 		s.userError(l.text, err)
 	}
 	return false
+}
+
+// cmdDebug accepts "debug on|off": the engine's diagnostics go to its log
+// (--log-level), so the switch changes nothing on the wire.
+func (s *session) cmdDebug(args []string) error {
+	if len(args) != 1 || (!strings.EqualFold(args[0], "on") && !strings.EqualFold(args[0], "off")) {
+		return errors.New("debug: want 'debug on' or 'debug off'")
+	}
+	s.log.Info().Str("debug", strings.ToLower(args[0])).Msg("debug mode")
+	return nil
 }
 
 // errBusy is the error of a command refused while a search or a job runs.

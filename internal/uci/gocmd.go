@@ -30,6 +30,7 @@ type goRequest struct {
 	lim       search.Limits
 	untilStop bool // bestmove waits for stop (infinite, or MoveTime 0)
 	hard      time.Duration
+	ignored   []string // unknown tokens, ignored with a warning
 }
 
 // run is the state of one search, from go to bestmove.
@@ -112,6 +113,18 @@ func (s *session) cmdGo(args []string) error {
 		s.printf("bestmove none")
 		return nil
 	}
+	if n := len(req.ignored); n > 0 {
+		qs := make([]string, n)
+		for i, a := range req.ignored {
+			qs[i] = quote(a)
+		}
+		noun := "argument"
+		if n > 1 {
+			noun = "arguments"
+		}
+		s.log.Warn().Strs("ignored", req.ignored).Msg("go: unknown arguments")
+		s.printf("info string warning: go: unknown %s %s ignored", noun, strings.Join(qs, " "))
+	}
 	g := s.game
 	legal := legalMoves(g)
 	if g.Pos.IsOver() || len(legal) == 0 {
@@ -120,11 +133,23 @@ func (s *session) cmdGo(args []string) error {
 		} else {
 			s.printf("info string game over: no legal action")
 		}
+		if req.untilStop || req.lim.Ponder {
+			s.holdNone(req)
+			return nil
+		}
 		s.printf("bestmove none")
 		return nil
 	}
 	s.startSearch(req, legal)
 	return nil
+}
+
+// holdNone answers an infinite (or ponder) go on a finished game like any
+// infinite search: its bestmove, none, waits for stop (or ponderhit).
+func (s *session) holdNone(req goRequest) {
+	s.runID++
+	s.run = &run{id: s.runID, game: s.game.Clone(), untilStop: req.untilStop, pondering: req.lim.Ponder,
+		start: time.Now(), done: true}
 }
 
 // goParam is a go argument with an integer value: its range, where it goes,
@@ -149,6 +174,7 @@ var goParams = map[string]goParam{
 	"depth":     {1, search.MaxPly - 1, true, func(l *search.Limits, v int64) { l.Depth = int(v) }},
 	"nodes":     {1, 1 << 62, true, func(l *search.Limits, v int64) { l.Nodes = uint64(v) }},
 	"movetime":  {1, maxClockMs, true, func(l *search.Limits, v int64) { l.MoveTime = msec(v) }},
+	"mate":      {1, search.MaxPly / 4, true, func(l *search.Limits, v int64) { l.Mate = int(v) }},
 }
 
 // parseGo reads the arguments of go into limits. A go with no limit at all
@@ -178,7 +204,9 @@ func (s *session) parseGo(args []string) (goRequest, error) {
 		}
 		prm, ok := goParams[key]
 		if !ok {
-			return req, fmt.Errorf("go: unknown argument %s", quote(args[i]))
+			// GUIs send what other engines know; a search is still wanted.
+			req.ignored = append(req.ignored, args[i])
+			continue
 		}
 		if i+1 >= len(args) {
 			return req, fmt.Errorf("go: %s wants a value", key)
@@ -413,6 +441,10 @@ func (s *session) emitBest(r *run, res *search.Result) {
 	s.run = nil
 	s.stopWatchdog()
 	best := res.BestMove
+	if len(r.legal) == 0 {
+		s.printf("bestmove none") // the game is over
+		return
+	}
 	if !slices.Contains(r.legal, best) {
 		alt := r.legal[0]
 		if len(r.lastPV) > 0 {

@@ -1,0 +1,91 @@
+package uci
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// noLineWithin fails if the session writes anything within d.
+func noLineWithin(t *testing.T, h *harness, d time.Duration) {
+	t.Helper()
+	select {
+	case l := <-h.lines:
+		t.Fatalf("unexpected line %q", l)
+	case <-time.After(d):
+	}
+}
+
+// go mate N searches for a win in N turns and stops when it has one.
+func TestGoMate(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("position fen ***@***@/****@O**/O*O****O w m s 4 0 3 0 0 0 0 0 0 0 0 0 30", "go mate 1")
+	lines := h.until("bestmove")
+	if got := lines[len(lines)-1]; got != "bestmove g4-g7" {
+		t.Fatalf("bestmove %q, want g4-g7; %q", got, lines)
+	}
+	if !strings.Contains(strings.Join(lines, "\n"), " score mate 1 ") {
+		t.Fatalf("no mate 1 score in %q", lines)
+	}
+}
+
+// debug and register are standard UCI commands: accepted without an error.
+func TestDebugAndRegister(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("debug on", "debug off", "register later", "register name x code y", "isready")
+	expectLines(t, h, "readyok")
+	h.send("debug maybe")
+	expectLines(t, h, "info string error: debug: want 'debug on' or 'debug off'")
+}
+
+// An unknown go token is ignored with a warning; the search goes on.
+func TestUnknownGoTokenIgnored(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("go depth 2 frobnicate 7")
+	expectLines(t, h, "info string warning: go: unknown arguments 'frobnicate' '7' ignored")
+	lines := h.until("bestmove")
+	if got := lines[len(lines)-1]; got == "bestmove none" {
+		t.Fatalf("go with an unknown token gave %q", lines)
+	}
+}
+
+// go nodes N stops within a few nodes of N, also for small N.
+func TestGoNodesSmall(t *testing.T) {
+	for _, n := range []int{1, 10, 100, 5000} {
+		h := startHarness(t, testConfig())
+		h.send("go nodes " + strconv.Itoa(n))
+		lines := h.until("bestmove")
+		var last int
+		for _, l := range lines {
+			if f := strings.Fields(l); len(f) > 1 && f[0] == "info" {
+				for i := 0; i+1 < len(f); i++ {
+					if f[i] == "nodes" {
+						last, _ = strconv.Atoi(f[i+1])
+					}
+				}
+			}
+		}
+		if last > n+n/10+8 {
+			t.Errorf("go nodes %d: the search reported %d nodes", n, last)
+		}
+		if lines[len(lines)-1] == "bestmove none" {
+			t.Errorf("go nodes %d: %q", n, lines)
+		}
+	}
+}
+
+// go infinite on a finished game says so at once and holds bestmove none
+// until stop, like any infinite search.
+func TestInfiniteOnFinishedGame(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("position fen O*O*****/@@@*****/******** w o s 2 0 3 0 0 0 0 0 0 0 0 0 20", "go infinite")
+	expectLines(t, h, "info string game over: black wins (fewer than the minimum pieces)")
+	noLineWithin(t, h, 200*time.Millisecond)
+	h.send("isready")
+	expectLines(t, h, "readyok")
+	h.send("stop")
+	expectLines(t, h, "bestmove none")
+	h.send("go depth 3")
+	expectLines(t, h, "info string game over: black wins (fewer than the minimum pieces)", "bestmove none")
+}
