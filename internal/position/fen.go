@@ -96,7 +96,7 @@ func ParseFEN(r *rules.Rules, fen string) (Position, error) {
 	p.millTo = [2]bb.Square{bb.NoSquare, bb.NoSquare}
 	for _, step := range []func() error{
 		fp.board, fp.sidePhaseAction, fp.counts, fp.lastMills, fp.usedMills, fp.counters,
-		fp.consistency, fp.extensions,
+		fp.consistency, fp.removals, fp.nMoveCounter, fp.extensions,
 	} {
 		if err := step(); err != nil {
 			return *p, err
@@ -105,10 +105,17 @@ func ParseFEN(r *rules.Rules, fen string) (Position, error) {
 	p.key = p.baseKey()
 	if p.phase == GameOver {
 		p.result, p.reason = p.deriveResult(r)
+		if p.reason == UnknownReason {
+			return *p, fieldErr(3, fp.f[2], "the game is not over by any rule the position shows (a draw by repetition needs the moves that led to it)")
+		}
 		return *p, nil
 	}
-	if !p.fewerPieces(r, White) {
-		p.checkGameOver(r)
+	if !p.fewerPieces(r, White) && !p.checkGameOver(r) {
+		// The last slide reached the N-move rule (a block takes precedence,
+		// as Game.Play applies it).
+		if why := p.NMoveDraw(r); why != NoReason {
+			p.SetGameOver(Draw, why)
+		}
 	}
 	return *p, nil
 }
@@ -328,11 +335,8 @@ func (fp *fenParser) counters() error {
 	}
 	p.rule50 = uint16(r50)
 	fm, err := strconv.Atoi(f[16])
-	if err != nil || fm < 0 || fm > 1<<24 {
+	if err != nil || fm < 1 || fm > 1<<24 {
 		return fieldErr(17, f[16], "want an integer 1..16777216")
-	}
-	if fm == 0 {
-		fm = 1
 	}
 	p.ply = int32(2*(fm-1)) + int32(p.side)
 	return nil
@@ -379,6 +383,65 @@ func (fp *fenParser) consistency() error {
 		if !both {
 			return fieldErr(9+int(them), f[8+int(them)], "a removal is pending for the side not to move")
 		}
+	}
+	return nil
+}
+
+// removals checks the pending removals against what the rules can give at
+// once and against the pieces there are to remove.
+func (fp *fenParser) removals() error {
+	p, f, r := &fp.p, fp.f, fp.r
+	most := maxPending(r)
+	for c := Color(0); c < 2; c++ {
+		n := int(p.pending[c])
+		if n == 0 {
+			continue
+		}
+		if n > most {
+			return fieldErr(9+int(c), f[8+c], "%d removals pending; the rules allow at most %d", n, most)
+		}
+		victim := c ^ 1
+		if n < 0 {
+			victim = c
+		}
+		if p.phase != GameOver && p.pieces[victim] == 0 {
+			return fieldErr(9+int(c), f[8+c], "a removal is pending but %s has no piece on the board", victim)
+		}
+	}
+	return nil
+}
+
+// maxPending is the most removals a side can have pending: one per action,
+// as many as the mills one piece closes with MayRemoveMultiple, and up to
+// the mills on the board (plus one) when MillFormationActionInPlacingPhase 5
+// counts them at the end of placing.
+func maxPending(r *rules.Rules) int {
+	t := r.Topology()
+	switch {
+	case r.MillFormationActionInPlacingPhase == rules.MillRemovalByMillCountsLate:
+		return len(t.Lines) + 1
+	case r.MayRemoveMultiple:
+		most := 1
+		for s := bb.Square(0); s < bb.NumSquares; s++ {
+			most = max(most, int(t.NumLines[s]))
+		}
+		return most
+	}
+	return 1
+}
+
+// nMoveCounter refuses a counter past the N-move rule that applies: the
+// game would have ended when it reached it. A counter at the rule is a draw,
+// which ParseFEN applies once the position is complete.
+func (fp *fenParser) nMoveCounter() error {
+	p, f, r := &fp.p, fp.f, fp.r
+	limit, name := r.NMoveRule, "N-move rule"
+	if r.EndgameNMoveRule < r.NMoveRule && (p.pieces[White].Count() == 3 || p.pieces[Black].Count() == 3) &&
+		p.inHand[White] == 0 && p.inHand[Black] == 0 {
+		limit, name = r.EndgameNMoveRule, "endgame N-move rule"
+	}
+	if int(p.rule50) > limit {
+		return fieldErr(16, f[15], "%d plies without a placement or removal: past the %s (%d)", p.rule50, name, limit)
 	}
 	return nil
 }
@@ -430,8 +493,8 @@ func (p *Position) deriveResult(r *rules.Rules) (Result, Reason) {
 			return Draw, StalemateDraw
 		}
 	}
-	if int(p.rule50) >= r.NMoveRule {
-		return Draw, NMoveRule
+	if why := p.NMoveDraw(r); why != NoReason {
+		return Draw, why
 	}
 	return Draw, UnknownReason
 }

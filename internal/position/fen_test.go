@@ -185,15 +185,13 @@ func TestValidFENsRoundTrip(t *testing.T) {
 	}{
 		// The ready phase reads as placing.
 		{"nine-mens-morris", "********/********/******** w r p 0 9 0 9 0 0 0 0 0 0 0 0 1", fenStart},
-		// Fullmove 0 reads as 1.
-		{"nine-mens-morris", "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 0", fenStart},
 		// Extra white space is fine.
 		{"nine-mens-morris", "  ********/********/********   w p p 0 9 0 9 0 0 0 0 0 0 0 0 1\n", fenStart},
 		{"da-san-qi", "X*******/O*O*****/@@****** b p p 2 10 2 9 0 0 0 0 0 0 0 0 3", ""},
 		{"el-filja", "OO@@OO@@/OO@@OO@@/OO@@OO@@ w p r 12 0 12 0 -1 -1 0 0 0 0 0 0 13", ""},
 		{"zhi-qi", "OOO@@@O@/@@O@OO@O/@@@O@OOO w m r 12 0 12 0 1 0 0 0 0 0 0 0 21 stalemate-removing", ""},
 		// A game that is over keeps its fields.
-		{"nine-mens-morris", "O*O*****/@@@*****/O******* w o r 3 0 3 0 1 0 0 0 0 0 0 0 40", ""},
+		{"nine-mens-morris", "O*O*****/@@@*****/O******* w o r 3 0 3 0 1 0 0 0 0 0 0 100 40", ""},
 	}
 	for _, tc := range tests {
 		r := presetRules(t, tc.variant)
@@ -226,7 +224,6 @@ func TestParsedGameOverResult(t *testing.T) {
 		// The same with StalemateAction 4.
 		{"draw-on-stalemate", boardString(t, "a7 g7 g1 a1", "d7 a4 g4 d1") + " w m s 4 0 4 0 0 0 0 0 0 0 0 1 30", position.Draw, position.StalemateDraw},
 		{"nine-mens-morris", boardString(t, "a7 d7 b6 d6", "g1 d1 f2 d2") + " w o s 4 0 4 0 0 0 0 0 0 0 0 100 70", position.Draw, position.NMoveRule},
-		{"nine-mens-morris", boardString(t, "a7 g7 g1", "d7 a4 g4") + " w o s 3 0 3 0 0 0 0 0 0 0 0 3 30", position.Draw, position.UnknownReason},
 		{"twelve-mens-morris", "OO@@OOO@/@@@OO@@O/O@OO@@@O b o p 12 0 12 0 0 0 0 0 0 0 0 0 12", position.BlackWins, position.BoardFull},
 		{"board-full-draw", "OO@@OOO@/@@@OO@@O/O@OO@@@O b o p 12 0 12 0 0 0 0 0 0 0 0 0 12", position.Draw, position.BoardFull},
 	}
@@ -273,6 +270,12 @@ func TestInconsistentFENs(t *testing.T) {
 		return strings.Join(f, " ")
 	}
 	tenWhite := boardString(t, "d5 e5 e4 e3 d3 d6 f6 f4 f2 d2", "a7") + " b m s 10 0 1 0 0 0 0 0 0 0 0 0 20"
+	morabaraba := presetRules(t, "morabaraba")
+	endgame30 := rules.Default()
+	endgame30.EndgameNMoveRule = 30
+	threeWhite := func(n int) string {
+		return boardString(t, "a7 d7 b4", "d5 e5 f2 d1") + fmt.Sprintf(" w m s 3 0 4 0 0 0 0 0 0 0 0 %d 40", n)
+	}
 	tests := []struct {
 		r      *rules.Rules
 		fen    string
@@ -319,6 +322,11 @@ func TestInconsistentFENs(t *testing.T) {
 		{&def, field(fenAfterA7G7, 9, "-1"), "fen field 9 (white removals) \"-1\"", "negative removals exist only with MillFormationActionInPlacingPhase 5"},
 		{&def, field(fenPlacedDone, 10, "1"), "fen field 10 (black removals) \"1\"", "a removal is pending for the side not to move"},
 		{&def, field(fenBlackRm, 9, "1"), "fen field 9 (white removals) \"1\"", "a removal is pending for the side not to move"},
+		// More removals than the rules can give at once, or with nothing to remove.
+		{&def, field(fenAfterA7G7, 9, "3"), "fen field 9 (white removals) \"3\"", "3 removals pending; the rules allow at most 1"},
+		{&def, field(fenAfterA7G7, 9, "5"), "fen field 9 (white removals) \"5\"", "5 removals pending; the rules allow at most 1"},
+		{&morabaraba, field(fenAfterA7G7, 9, "5"), "fen field 9 (white removals) \"5\"", "5 removals pending; the rules allow at most 3"},
+		{&def, "********/********/******** w p r 0 9 0 9 1 0 0 0 0 0 0 0 1", "fen field 9 (white removals) \"1\"", "a removal is pending but black has no piece on the board"},
 		// Action and phase against the counts.
 		{&def, field(fenPlacedDone, 4, "r"), "fen field 4 (action) \"r\"", "the side to move has no removal pending"},
 		{&def, field(fenAfterA7G7, 4, "p"), "fen field 4 (action) \"p\"", "a removal is pending, the action must be r"},
@@ -350,6 +358,12 @@ func TestInconsistentFENs(t *testing.T) {
 		{&def, field(fenStart, 16, "65536"), "fen field 16 (rule50) \"65536\"", "want an integer 0..65535"},
 		{&def, field(fenStart, 16, "x"), "fen field 16 (rule50) \"x\"", "want an integer 0..65535"},
 		{&def, field(fenStart, 17, "-1"), "fen field 17 (fullmove) \"-1\"", "want an integer 1..16777216"},
+		{&def, field(fenStart, 17, "0"), "fen field 17 (fullmove) \"0\"", "want an integer 1..16777216"},
+		{&def, field(fenPlacedDone, 16, "101"), "fen field 16 (rule50) \"101\"", "101 plies without a placement or removal: past the N-move rule (100)"},
+		{&endgame30, threeWhite(31), "fen field 16 (rule50) \"31\"", "31 plies without a placement or removal: past the endgame N-move rule (30)"},
+		// A finished game needs a rule that ends it.
+		{&def, field(fenPlacedDone, 3, "o"), "fen field 3 (phase) \"o\"", "the game is not over by any rule the position shows"},
+		{&def, boardString(t, "a7 g7 g1", "d7 a4 g4") + " w o s 3 0 3 0 0 0 0 0 0 0 0 3 30", "fen field 3 (phase) \"o\"", "a draw by repetition needs the moves"},
 		{&def, field(fenStart, 17, "16777217"), "fen field 17 (fullmove) \"16777217\"", "want an integer 1..16777216"},
 		{&def, field(fenStart, 17, "1.5"), "fen field 17 (fullmove) \"1.5\"", "want an integer 1..16777216"},
 		// Extensions that do not fit the rules or the position.
@@ -357,11 +371,11 @@ func TestInconsistentFENs(t *testing.T) {
 		{&def, fenBlackRm + " both-stalemate-removing", "fen: both-stalemate-removing needs StalemateAction 5 and a pending removal", ""},
 		// Found by FuzzParseFEN: after a stalemate removal the remover moves
 		// again, so a removal pending for the other side would be stranded.
-		{&zhi, "OOO@@@O@/@@O@OO@O/@@@O@OOO w m r 12 0 12 0 1 10 0 0 0 0 0 0 21 stalemate-removing",
-			"fen field 10 (black removals) \"10\"", "no removal can be pending for the side not to move during a stalemate-removing"},
+		{&zhi, "OOO@@@O@/@@O@OO@O/@@@O@OOO w m r 12 0 12 0 1 1 0 0 0 0 0 0 21 stalemate-removing",
+			"fen field 10 (black removals) \"1\"", "no removal can be pending for the side not to move during a stalemate-removing"},
 		// Found by FuzzParseFEN: a stalemate removal in the placing phase kept
 		// its flag after placing ended.
-		{&zhi, "********/*******@/@O@O@O@O w r r 4 0 5 0 1 0 0 0 0 0 0 0 0 stalemate-removing",
+		{&zhi, "********/*******@/@O@O@O@O w r r 4 0 5 0 1 0 0 0 0 0 0 0 1 stalemate-removing",
 			"fen field 3 (phase) \"r\"", "a stalemate-removing happens only in the moving phase"},
 	}
 	for _, tc := range tests {
@@ -393,5 +407,26 @@ func TestFENFieldNamesMatchNumbers(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%d fields: %v, want %q", n-1, err, want)
 		}
+	}
+}
+
+// A position string whose N-move counter has reached the rule is a draw at
+// once, unless the last slide left the side to move blocked (it loses).
+func TestFENAtTheNMoveRule(t *testing.T) {
+	def := rules.Default()
+	p := mustParse(t, &def, strings.Replace(fenPlacedDone, " 0 0 10", " 0 100 10", 1))
+	if res, why := p.Result(); res != position.Draw || why != position.NMoveRule {
+		t.Fatalf("counter 100: %s (%s)", res, why)
+	}
+	endgame := rules.Default()
+	endgame.EndgameNMoveRule = 30
+	three := boardString(t, "a7 d7 b4", "d5 e5 f2 d1") + " w m s 3 0 4 0 0 0 0 0 0 0 0 30 40"
+	p = mustParse(t, &endgame, three)
+	if res, why := p.Result(); res != position.Draw || why != position.EndgameNMoveRule {
+		t.Fatalf("endgame counter 30: %s (%s)", res, why)
+	}
+	p = mustParse(t, &def, boardString(t, "a7 g7 g1 a1", "d7 a4 g4 d1")+" w m s 4 0 4 0 0 0 0 0 0 0 0 100 30")
+	if res, why := p.Result(); res == position.Draw {
+		t.Fatalf("a blocked side at the N-move rule: %s (%s), want its loss", res, why)
 	}
 }

@@ -142,6 +142,14 @@ func checkParsedFEN(t *testing.T, variant string, r *rules.Rules, p *position.Po
 		if err != nil {
 			t.Fatalf("%s: %q, %s: the child's FEN %q is rejected: %v", variant, fen, m, cf, err)
 		}
+		if why := c.NMoveDraw(r); why != position.NoReason && !c.IsOver() {
+			// Do applies no draw rule (Game does); the string alone says the
+			// counter has reached the rule, so it reads back as that draw.
+			if res, got := d.Result(); res != position.Draw || got != why {
+				t.Fatalf("%s: %q, %s: the child's FEN %q at the N-move rule reads back as %s (%s)", variant, fen, m, cf, res, got)
+			}
+			continue
+		}
 		if d.FEN() != cf || d.Key() != c.Key() {
 			t.Fatalf("%s: %q, %s: the child's FEN %q reads back as %q", variant, fen, m, cf, d.FEN())
 		}
