@@ -86,7 +86,7 @@ func (s *searchRun) poll(w *worker) {
 	if s.report != nil && time.Since(s.lastReport) >= reportInterval {
 		s.lastReport = time.Now()
 		n := s.nodes()
-		s.report(Info{Depth: s.depth, SelDepth: w.selDepth, Nodes: n, NPS: nps(n, el),
+		s.report(Info{Depth: s.depth, SelDepth: max(w.selDepth, s.depth), Nodes: n, NPS: nps(n, el),
 			HashFull: s.e.tt.HashFull(), Time: el})
 	}
 }

@@ -35,6 +35,7 @@ func (w *worker) iterate() {
 			continue
 		}
 		w.selDepth = 0
+		w.horizon = false
 		if w.id == 0 {
 			s.depth = d
 		}
@@ -61,10 +62,16 @@ func (w *worker) iterate() {
 		w.bestDepth = d
 		w.bestPV = w.linePV(0, d)
 		if w.id != 0 {
+			if !w.horizon {
+				break
+			}
 			continue
 		}
 		s.iterationDone(w, d)
-		if w.stop.Load() || s.stopAfterIteration(w, d) {
+		// No line reached the horizon: every one ended with the game (a
+		// win, a loss or a draw by the rules), so deeper iterations would
+		// find the same.
+		if w.stop.Load() || !w.horizon || s.stopAfterIteration(w, d) {
 			break
 		}
 	}
@@ -84,7 +91,7 @@ func (s *searchRun) iterationDone(w *worker, d int) {
 			pv = w.linePV(i, d)
 		}
 		sc := w.rootMoves[i].score
-		s.report(Info{Depth: d, SelDepth: w.selDepth, MultiPV: i + 1, Score: sc, Nodes: n,
+		s.report(Info{Depth: d, SelDepth: max(w.selDepth, d), MultiPV: i + 1, Score: sc, Nodes: n,
 			NPS: nps(n, el), HashFull: hf, Time: el, PV: pv, Bound: tt.BoundExact,
 			MateIn: mateIn(w, sc, pv)})
 	}

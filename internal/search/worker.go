@@ -48,6 +48,7 @@ type worker struct {
 
 	nodes     uint64
 	published atomic.Uint64
+	horizon   bool // a line of this iteration ended at the horizon (an evaluation or a table cutoff)
 	nodeLimit uint64 // this thread's share of a node limit, 0 for none
 	selDepth  int
 	stopped   bool
@@ -213,6 +214,7 @@ func (w *worker) sub(ply, alpha, beta, depth int) int {
 
 // evaluate returns the static score of p for the side to move.
 func (w *worker) evaluate(p *position.Position) int {
+	w.horizon = true
 	return eval.EvaluateWith(w.params, w.r, p)
 }
 
@@ -264,6 +266,7 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		ttMove = ent.Move
 		if !pvNode {
 			if v, ok := w.ttCutoff(&ent, ply, depth, alpha, beta); ok {
+				w.horizon = true
 				return v
 			}
 		}

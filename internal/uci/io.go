@@ -29,8 +29,12 @@ type inputLine struct {
 func readLines(in io.Reader, out chan<- inputLine, done <-chan struct{}, log zerolog.Logger) {
 	defer close(out)
 	br := bufio.NewReaderSize(in, 64<<10)
-	for {
+	for first := true; ; first = false {
 		l, err := readLine(br)
+		if first {
+			// Some Windows tools start a UTF-8 stream with a byte-order mark.
+			l.text = strings.TrimPrefix(l.text, "\ufeff")
+		}
 		if l.size > 0 { // without an error a line holds at least its newline
 			select {
 			case out <- l:

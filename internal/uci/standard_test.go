@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,4 +89,89 @@ func TestInfiniteOnFinishedGame(t *testing.T) {
 	expectLines(t, h, "bestmove none")
 	h.send("go depth 3")
 	expectLines(t, h, "info string game over: black wins (fewer than the minimum pieces)", "bestmove none")
+}
+
+// A UTF-8 byte-order mark before the first command is ignored.
+func TestByteOrderMark(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("\ufeffisready")
+	expectLines(t, h, "readyok")
+	h.send("\ufeffisready")
+	expectLines(t, h, "info string error: unknown command '\\ufeffisready'")
+}
+
+// searchmoves with more than 128 tokens, duplicates among them, is searched
+// over the distinct moves.
+func TestManySearchMoves(t *testing.T) {
+	h := startHarness(t, testConfig())
+	toks := strings.Repeat("a7 d7 g7 a4 ", 60)
+	h.send("go depth 3 searchmoves " + toks)
+	lines := h.until("bestmove")
+	best := lines[len(lines)-1]
+	if !slices.Contains([]string{"bestmove a7", "bestmove d7", "bestmove g7", "bestmove a4"}, best) {
+		t.Fatalf("%q", lines)
+	}
+	for _, l := range lines {
+		if strings.Contains(l, "error") {
+			t.Fatalf("%q", lines)
+		}
+	}
+}
+
+// checkSelDepth fails if an info line reports a seldepth below its depth.
+func checkSelDepth(t *testing.T, lines []string) {
+	t.Helper()
+	for _, l := range lines {
+		f := strings.Fields(l)
+		var depth, sel = -1, -1
+		for i := 0; i+1 < len(f); i++ {
+			switch f[i] {
+			case "depth":
+				depth, _ = strconv.Atoi(f[i+1])
+			case "seldepth":
+				sel, _ = strconv.Atoi(f[i+1])
+			}
+		}
+		if depth >= 0 && sel >= 0 && sel < depth {
+			t.Fatalf("seldepth %d below depth %d: %q", sel, depth, l)
+		}
+	}
+}
+
+// When every move is a known draw (here the 100th slide), the search stops
+// at once instead of iterating to the maximum depth; in infinite mode it
+// then holds its bestmove until stop.
+func TestAllDrawsStopAtOnce(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("position fen @*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 99 10", "go depth 60")
+	lines := h.until("bestmove")
+	if len(lines) > 4 {
+		t.Fatalf("%d lines for a root of known draws: %q", len(lines), lines)
+	}
+	checkSelDepth(t, lines)
+	h.send("go infinite")
+	time.Sleep(300 * time.Millisecond)
+	h.send("stop")
+	lines = h.until("bestmove")
+	if len(lines) > 4 {
+		t.Fatalf("%d lines in go infinite for a root of known draws", len(lines))
+	}
+}
+
+// seldepth is never below depth.
+func TestSelDepthAtLeastDepth(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("position startpos moves d6 f4 b6 d2", "go depth 9")
+	checkSelDepth(t, h.until("bestmove"))
+	h.send("go depth 9")
+	checkSelDepth(t, h.until("bestmove"))
+}
+
+// A position string whose counter has reached the N-move rule is a draw.
+func TestFENAtNMoveRuleIsOver(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("position fen @*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 100 10", "go depth 3")
+	expectLines(t, h, "info string game over: draw (N-move rule)", "bestmove none")
+	h.send("position fen @*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 101 10")
+	expectLines(t, h, "info string error: position fen: fen field 16 (rule50) \"101\": 101 plies without a placement or removal: past the N-move rule (100)")
 }
