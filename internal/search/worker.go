@@ -48,7 +48,7 @@ type worker struct {
 
 	nodes     uint64
 	published atomic.Uint64
-	horizon   bool // a line of this iteration ended at the horizon (an evaluation or a table cutoff)
+	horizon   bool   // a line of this iteration ended at the horizon (an evaluation or a table cutoff)
 	nodeLimit uint64 // this thread's share of a node limit, 0 for none
 	selDepth  int
 	stopped   bool
