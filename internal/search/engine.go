@@ -46,6 +46,7 @@ type Engine struct {
 // progress reports need. The main worker alone writes depth and lastReport.
 type searchRun struct {
 	e          *Engine
+	root       *position.Game // the game searched, with its history (for the PVs)
 	lim        Limits
 	opts       Options // the engine's options, adjusted for this search (skill, MultiPV)
 	maxDepth   int
@@ -232,7 +233,7 @@ func rootMoves(g *position.Game, searchMoves []position.Move) []position.Move {
 
 // newRun plans one search: its options, depth limit and time budget.
 func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves int) *searchRun {
-	s := &searchRun{e: e, lim: lim, opts: e.Options(), report: report, lastReport: time.Now()}
+	s := &searchRun{e: e, root: g.Clone(), lim: lim, opts: e.Options(), report: report, lastReport: time.Now()}
 	s.soft, s.hard = timeBudget(&s.lim, g.Pos.SideToMove(), s.opts.MoveOverhead)
 	s.maxDepth = MaxPly - 1
 	if lim.Depth > 0 && lim.Depth < s.maxDepth {

@@ -209,34 +209,73 @@ func (w *worker) aspiration(guess, depth int) int {
 	}
 }
 
-// linePV returns the PV of root move i: the search's own if it is complete,
-// else one read from the transposition table.
+// linePV returns the PV of root move i after a completed iteration of the
+// given depth: the search's own when it has one (PVS and alpha-beta collect
+// it at PV nodes), else the line the transposition table holds (MTD(f)'s
+// zero-window searches collect none). Either way it is the line of the
+// reported score: played through the game's draw rules and cut where the
+// game ends.
 func (w *worker) linePV(i, depth int) []position.Move {
 	rm := &w.rootMoves[i]
+	var pv []position.Move
 	if len(rm.pv) >= 2 && rm.pv[0] == rm.move {
-		return append([]position.Move(nil), rm.pv...)
+		pv = append(pv, rm.pv...)
+	} else {
+		pv = w.extractPV(rm.move, rm.score, depth)
 	}
-	return w.extractPV(rm.move, depth+8)
+	return w.run.untilGameEnd(pv)
 }
 
 // extractPV follows the transposition table from the root after the given
-// first move, keeping only legal moves and stopping at a repetition.
-func (w *worker) extractPV(first position.Move, maxLen int) []position.Move {
+// first move. A line of a mate score follows only entries with that mate's
+// value at their distance, so it ends in the mate it claims (or earlier, cut
+// short); any other line stops at the searched depth (in plies, as the
+// search counts them), with the removal that completes a turn at the
+// horizon (quiescence resolves it): the table may hold deeper lines of
+// earlier searches that the reported score did not see.
+func (w *worker) extractPV(first position.Move, score, depth int) []position.Move {
 	pv := []position.Move{first}
 	p := w.stack[0].pos
+	us := p.SideToMove()
 	p.Do(w.r, first)
-	seen := map[uint32]bool{p.Key(): true}
-	for len(pv) < maxLen && !p.IsOver() {
+	mate := score > ValueMateBand || score < -ValueMateBand
+	for !p.IsOver() {
+		if !mate && len(pv) >= depth && (len(pv) > depth || p.Action() != position.Remove) {
+			break
+		}
 		ent, ok := w.tt.Probe(p.Key())
 		if !ok || ent.Move == position.NoMove || !movegen.IsLegal(w.r, &p, ent.Move) {
 			break
 		}
+		if mate {
+			v := score
+			if p.SideToMove() != us {
+				v = -v
+			}
+			if ent.Value != valueToTT(v, len(pv)) {
+				break
+			}
+		}
 		p.Do(w.r, ent.Move)
-		if seen[p.Key()] {
+		pv = append(pv, ent.Move)
+		if len(pv) >= MaxPly {
 			break
 		}
-		seen[p.Key()] = true
-		pv = append(pv, ent.Move)
+	}
+	return pv
+}
+
+// untilGameEnd returns the longest prefix of pv that the game's rules allow:
+// it is played from the root with the game's history, and cut after the
+// action that ends the game (a win, or a draw by repetition or the N-move
+// rules).
+func (s *searchRun) untilGameEnd(pv []position.Move) []position.Move {
+	g := s.root.Clone()
+	for i, m := range pv {
+		if g.Pos.IsOver() || !movegen.IsLegal(&g.Rules, &g.Pos, m) {
+			return pv[:i]
+		}
+		g.Play(m)
 	}
 	return pv
 }
