@@ -81,8 +81,9 @@ func (r *Rules) Topology() *bitboard.Topology { return bitboard.For(r.HasDiagona
 
 // Param describes one rule parameter as a UCI option.
 type Param struct {
-	Name    string // UCI option name, as Sanmill spells it
-	Bool    bool   // a check option; otherwise a spin
+	Name    string   // UCI option name, as Sanmill spells it
+	Aliases []string // other names Sanmill's engines list for it
+	Bool    bool     // a check option; otherwise a spin
 	Min     int    // spin range
 	Max     int
 	Comment string
@@ -131,9 +132,18 @@ var Params = []Param{
 	boolParam("ThreefoldRepetitionRule", "threefold repetition draws", func(r *Rules) *bool { return &r.ThreefoldRepetitionRule }),
 }
 
-// aliases maps other accepted spellings (lower case, no spaces) to a Param name.
-var aliases = map[string]string{
-	"piececount": "PiecesCount",
+func init() {
+	// The names Sanmill's newer engine lists beside the classic ones.
+	for _, a := range []struct{ name, alias string }{
+		{"PiecesCount", "PieceCount"},
+		{"flyPieceCount", "FlyPieceCount"},
+	} {
+		for i := range Params {
+			if Params[i].Name == a.name {
+				Params[i].Aliases = append(Params[i].Aliases, a.alias)
+			}
+		}
+	}
 }
 
 // Normalize folds an option name for matching: lower case, no spaces.
@@ -145,12 +155,14 @@ func Normalize(name string) string {
 // spaces ignored, Sanmill aliases accepted).
 func Lookup(name string) (*Param, bool) {
 	n := Normalize(name)
-	if a, ok := aliases[n]; ok {
-		n = Normalize(a)
-	}
 	for i := range Params {
 		if Normalize(Params[i].Name) == n {
 			return &Params[i], true
+		}
+		for _, a := range Params[i].Aliases {
+			if Normalize(a) == n {
+				return &Params[i], true
+			}
 		}
 	}
 	return nil, false
@@ -192,13 +204,19 @@ func (p *Param) Set(r *Rules, value string) error {
 	return nil
 }
 
-// UCIString returns the "option name … type … default …" line of the
-// parameter with its default taken from def.
-func (p *Param) UCIString(def *Rules) string {
-	if p.Bool {
-		return fmt.Sprintf("option name %s type check default %t", p.Name, p.get(def) != 0)
+// UCIStrings returns the "option name … type … default …" lines of the
+// parameter, under its name and then each alias, with its default taken
+// from def.
+func (p *Param) UCIStrings(def *Rules) []string {
+	var out []string
+	for _, name := range append([]string{p.Name}, p.Aliases...) {
+		if p.Bool {
+			out = append(out, fmt.Sprintf("option name %s type check default %t", name, p.get(def) != 0))
+		} else {
+			out = append(out, fmt.Sprintf("option name %s type spin default %d min %d max %d", name, p.get(def), p.Min, p.Max))
+		}
 	}
-	return fmt.Sprintf("option name %s type spin default %d min %d max %d", p.Name, p.get(def), p.Min, p.Max)
+	return out
 }
 
 // Validate checks every parameter against its range.

@@ -461,19 +461,25 @@ func TestUCIString(t *testing.T) {
 		t.Fatalf("%d params", len(Params))
 	}
 	for i := range Params {
-		if got := Params[i].UCIString(&def); got != want[i] {
-			t.Errorf("UCIString:\n got %q\nwant %q", got, want[i])
+		if got := Params[i].UCIStrings(&def)[0]; got != want[i] {
+			t.Errorf("UCIStrings:\n got %q\nwant %q", got, want[i])
 		}
+	}
+	// Aliases follow their parameter with the same type, default and range.
+	p, _ := Lookup("piece count")
+	if got, w := p.UCIStrings(&def), []string{"option name PiecesCount type spin default 9 min 9 max 12",
+		"option name PieceCount type spin default 9 min 9 max 12"}; !slices.Equal(got, w) {
+		t.Errorf("got %q, want %q", got, w)
 	}
 	// The default is taken from the rules passed in.
 	zhi := Presets[8].Rules
-	p, _ := Lookup("StalemateAction")
-	if got, w := p.UCIString(&zhi), "option name StalemateAction type spin default 2 min 0 max 5"; got != w {
+	p, _ = Lookup("StalemateAction")
+	if got, w := p.UCIStrings(&zhi)[0], "option name StalemateAction type spin default 2 min 0 max 5"; got != w {
 		t.Errorf("got %q, want %q", got, w)
 	}
 	p, _ = Lookup("MayFly")
 	ds := Presets[7].Rules
-	if got, w := p.UCIString(&ds), "option name MayFly type check default false"; got != w {
+	if got, w := p.UCIStrings(&ds)[0], "option name MayFly type check default false"; got != w {
 		t.Errorf("got %q, want %q", got, w)
 	}
 }

@@ -254,7 +254,7 @@ func (s *session) uciLines() []string {
 		out = append(out, o.uciString())
 	}
 	for i := range rules.Params {
-		out = append(out, rules.Params[i].UCIString(&s.startR))
+		out = append(out, rules.Params[i].UCIStrings(&s.startR)...)
 	}
 	return append(out, "uciok")
 }

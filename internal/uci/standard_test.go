@@ -175,3 +175,26 @@ func TestFENAtNMoveRuleIsOver(t *testing.T) {
 	h.send("position fen @*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 101 10")
 	expectLines(t, h, "info string error: position fen: fen field 16 (rule50) \"101\": 101 plies without a placement or removal: past the N-move rule (100)")
 }
+
+// The uci answer lists the rule options under the names Sanmill's newer
+// engine lists too (PieceCount, FlyPieceCount), each the same setting.
+func TestSanmillOptionAliases(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("uci")
+	lines := h.until("uciok")
+	for _, want := range []string{
+		"option name PiecesCount type spin default 9 min 9 max 12",
+		"option name PieceCount type spin default 9 min 9 max 12",
+		"option name flyPieceCount type spin default 3 min 3 max 4",
+		"option name FlyPieceCount type spin default 3 min 3 max 4",
+	} {
+		if !slices.Contains(lines, want) {
+			t.Errorf("uci lacks %q", want)
+		}
+	}
+	h.send("setoption name PieceCount value 12", "setoption name Fly Piece Count value 4", "position startpos", "d")
+	lines = h.until("legal:")
+	if !slices.Contains(lines, "pieces in hand: white 12 black 12") {
+		t.Fatalf("PieceCount 12 did not set PiecesCount: %q", lines)
+	}
+}

@@ -106,7 +106,9 @@ func (e *engine) command(f []string) bool {
 		}
 		def := rules.Default()
 		for i := range rules.Params {
-			e.printf("%s", rules.Params[i].UCIString(&def))
+			for _, l := range rules.Params[i].UCIStrings(&def) {
+				e.printf("%s", l)
+			}
 		}
 		e.printf("uciok")
 		if e.exitAfterUCI {
