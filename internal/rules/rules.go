@@ -84,7 +84,7 @@ type Param struct {
 	Name    string   // UCI option name, as Sanmill spells it
 	Aliases []string // other names Sanmill's engines list for it
 	Bool    bool     // a check option; otherwise a spin
-	Min     int    // spin range
+	Min     int      // spin range
 	Max     int
 	Comment string
 	get     func(*Rules) int
