@@ -29,14 +29,16 @@ func (s *session) handleLine(l inputLine) (quit bool) {
 	cmd, args := strings.ToLower(fields[0]), fields[1:]
 	var err error
 	switch cmd {
-	case "uci":
-		for _, line := range s.uciLines() {
+	case "uci", "ugi":
+		for _, line := range s.uciLines(cmd + "ok") {
 			s.printf("%s", line)
 		}
 	case "isready":
 		s.printf("readyok")
-	case "ucinewgame":
+	case "ucinewgame", "uginewgame":
 		err = s.cmdNewGame(args)
+	case "query":
+		err = s.cmdQuery(args)
 	case "setoption":
 		err = s.cmdSetOption(args)
 	case "position":
@@ -66,6 +68,42 @@ func (s *session) handleLine(l inputLine) (quit bool) {
 		s.userError(l.text, err)
 	}
 	return false
+}
+
+// cmdQuery answers UGI's queries about the current position: gameover,
+// p1turn (player 1 is the side that moves first, White; a removal keeps the
+// turn) and result.
+func (s *session) cmdQuery(args []string) error {
+	if len(args) != 1 {
+		return errors.New("query: want 'query gameover', 'query p1turn' or 'query result'")
+	}
+	p := &s.game.Pos
+	yes := func(b bool) string {
+		if b {
+			return "true"
+		}
+		return "false"
+	}
+	switch strings.ToLower(args[0]) {
+	case "gameover":
+		s.printf("response %s", yes(p.IsOver()))
+	case "p1turn":
+		s.printf("response %s", yes(p.SideToMove() == position.White))
+	case "result":
+		answer := "none"
+		switch res, _ := p.Result(); res {
+		case position.WhiteWins:
+			answer = "p1win"
+		case position.BlackWins:
+			answer = "p2win"
+		case position.Draw:
+			answer = "draw"
+		}
+		s.printf("response %s", answer)
+	default:
+		return fmt.Errorf("query: unknown query %s (want gameover, p1turn or result)", quote(args[0]))
+	}
+	return nil
 }
 
 // cmdDebug accepts "debug on|off": the engine's diagnostics go to its log

@@ -21,7 +21,7 @@ var outputLine = func() []*regexp.Regexp {
 	for _, p := range []string{
 		// protocol
 		`id name millengine \S+`, `id author .+`, `option name .+ type (spin|check|button|combo).*`,
-		`uciok`, `readyok`, `info string .+`,
+		`uciok`, `ugiok`, `readyok`, `info string .+`, `response (true|false|p1win|p2win|draw|none)`,
 		`info depth \d+( multipv \d+)? seldepth \d+ score (cp|mate) -?\d+( lowerbound| upperbound)? nodes \d+ nps \d+ hashfull \d+ time \d+ pv( x?[a-g][1-7](-[a-g][1-7])?)+`,
 		`info depth \d+ seldepth \d+ nodes \d+ nps \d+ hashfull \d+ time \d+`,
 		`bestmove (none|x?[a-g][1-7](-[a-g][1-7])?)( ponder x?[a-g][1-7](-[a-g][1-7])?)?`,
@@ -33,7 +33,7 @@ var outputLine = func() []*regexp.Regexp {
 		// eval
 		`term +white +black +diff`, `[a-z][a-z ]* +-?\d+ +-?\d+ +-?\d+`, `total: -?\d+ \((white|black) to move\)`,
 		// bench
-		`Position .*`, `Time: \d+ ms`, `Nodes/second: \d+`,
+		`Position .*`, `Bench stopped after \d+ of \d+ positions`, `Time: \d+ ms`, `Nodes/second: \d+`,
 	} {
 		res = append(res, regexp.MustCompile("^(?:"+p+")$"))
 	}
@@ -75,6 +75,8 @@ var fuzzSeeds = []string{
 	"\n\n   \n\tgo\tdepth\t1\n",
 	"quit\nisready\n",
 	"go movetime 1 nodes 1 depth 1 wtime 1 btime 1 winc 1 binc 1 movestogo 1 infinite ponder searchmoves d5",
+	"ugi\nuginewgame\nquery gameover\nquery p1turn\nquery result\ngo p1time 100 p2time 100 p1inc 1 p2inc 1\nquery\nquery x y\n",
+	"\ufeffdebug on\nregister later\ngo mate 2\ngo nodes 3 frobnicate\nbench 1\nisready\nstop\ngo perft 3\nstop\n",
 }
 
 // FuzzDispatch feeds arbitrary input to a session: it must not panic, hang or

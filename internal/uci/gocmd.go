@@ -175,6 +175,11 @@ var goParams = map[string]goParam{
 	"nodes":     {1, 1 << 62, true, func(l *search.Limits, v int64) { l.Nodes = uint64(v) }},
 	"movetime":  {1, maxClockMs, true, func(l *search.Limits, v int64) { l.MoveTime = msec(v) }},
 	"mate":      {1, search.MaxPly / 4, true, func(l *search.Limits, v int64) { l.Mate = int(v) }},
+	// UGI names the clocks by player; player 1 (White) moves first.
+	"p1time": {-maxClockMs, maxClockMs, true, func(l *search.Limits, v int64) { l.WTime = msec(max(v, 1)) }},
+	"p2time": {-maxClockMs, maxClockMs, true, func(l *search.Limits, v int64) { l.BTime = msec(max(v, 1)) }},
+	"p1inc":  {0, maxClockMs, false, func(l *search.Limits, v int64) { l.WInc = msec(v) }},
+	"p2inc":  {0, maxClockMs, false, func(l *search.Limits, v int64) { l.BInc = msec(v) }},
 }
 
 // parseGo reads the arguments of go into limits. A go with no limit at all

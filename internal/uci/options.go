@@ -244,8 +244,9 @@ func (s *session) cmdSetOption(args []string) error {
 	return nil
 }
 
-// uciLines returns the answer to uci.
-func (s *session) uciLines() []string {
+// uciLines returns the answer to uci (or ugi): the id lines, the options and
+// the closing line, uciok (or ugiok).
+func (s *session) uciLines(ok string) []string {
 	out := []string{
 		"id name millengine " + s.cfg.Version,
 		"id author " + Author,
@@ -256,5 +257,5 @@ func (s *session) uciLines() []string {
 	for i := range rules.Params {
 		out = append(out, rules.Params[i].UCIStrings(&s.startR)...)
 	}
-	return append(out, "uciok")
+	return append(out, ok)
 }

@@ -146,7 +146,7 @@ func TestSetOptionErrorsChangeNothing(t *testing.T) {
 // Every option listed by uci can be found by its name in any case.
 func TestOptionNames(t *testing.T) {
 	s, _ := newTestSession(t)
-	for _, l := range s.uciLines() {
+	for _, l := range s.uciLines("uciok") {
 		if !strings.HasPrefix(l, "option name ") {
 			continue
 		}
