@@ -24,6 +24,7 @@ import (
 
 	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/search"
 	"github.com/millengine/millengine/internal/uci"
 )
 
@@ -246,6 +247,9 @@ func (e *env) usageError(cmd, msg string) int {
 func (g *globals) check() error {
 	if err := checkRange("--hash", g.hashMB, 1, uci.DefaultMaxHashMB); err != nil {
 		return err
+	}
+	if err := search.CheckHash(g.hashMB); err != nil {
+		return fmt.Errorf("--hash %d: %w", g.hashMB, err)
 	}
 	if err := checkRange("--threads", g.threads, 1, uci.DefaultMaxThreads); err != nil {
 		return err

@@ -67,9 +67,12 @@ func (s *searchRun) nodes() uint64 {
 	return n
 }
 
-// New returns an engine with a transposition table of hashMB megabytes.
+// New returns an engine with a transposition table of hashMB megabytes (the
+// smallest table if the machine cannot supply that much: callers that take
+// the size from a user check it with CheckHash first).
 func New(hashMB int) *Engine {
-	return &Engine{opts: DefaultOptions(), tt: tt.New(hashMB), wake: make(chan struct{}, 1),
+	table, _ := tt.New(hashMB)
+	return &Engine{opts: DefaultOptions(), tt: table, wake: make(chan struct{}, 1),
 		evalParams: &eval.DefaultParams,
 		rng:        rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x6d696c6c))}
 }
@@ -106,12 +109,17 @@ func (e *Engine) SetEvalParams(p *eval.Params) {
 }
 
 // SetHash resizes the transposition table to mb megabytes (cleared); call it
-// while no search runs.
-func (e *Engine) SetHash(mb int) {
+// while no search runs. If the machine cannot supply the memory the table
+// keeps its size and SetHash says why.
+func (e *Engine) SetHash(mb int) error {
 	e.running.Lock()
 	defer e.running.Unlock()
-	e.tt.Resize(mb)
+	return e.tt.Resize(mb)
 }
+
+// CheckHash reports an error if a table of mb megabytes is more than the
+// memory the process can get (the size a start-up flag asks for).
+func CheckHash(mb int) error { return tt.CheckSize(mb, 0) }
 
 // HashMB returns the size of the transposition table in megabytes.
 func (e *Engine) HashMB() int { return e.tt.SizeMB() }

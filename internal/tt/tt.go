@@ -12,6 +12,8 @@
 package tt
 
 import (
+	"errors"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -61,36 +63,89 @@ type Table struct {
 }
 
 // New returns a table of about mb megabytes (rounded down to a power of two
-// number of buckets, at least one).
-func New(mb int) *Table {
+// number of buckets, at least one). If that much memory cannot be had it
+// returns the smallest table and the error; callers that take the size from
+// a user check it first (Resize, or CheckSize).
+func New(mb int) (*Table, error) {
 	t := &Table{}
-	t.Resize(mb)
+	err := t.Resize(mb)
+	if err != nil {
+		err = errors.Join(err, t.Resize(1))
+	}
 	runtime.SetFinalizer(t, func(t *Table) { t.free() })
-	return t
+	return t, err
 }
 
-// Resize reallocates the table for mb megabytes; the content is lost. Call it
-// while no search runs.
-func (t *Table) Resize(mb int) {
-	if mb < 1 {
-		mb = 1
-	}
-	n := uint64(mb) << 20 / bucketBytes
+// reserveBytes is memory left to the rest of the system when a table is
+// sized: a table that takes the last of it would get the process killed.
+const reserveBytes = 256 << 20
+
+// bucketsFor returns the number of buckets of a table of about mb megabytes.
+func bucketsFor(mb int) int {
+	n := uint64(max(mb, 1)) << 20 / bucketBytes
 	p := uint64(1)
 	for p*2 <= n && p*2 <= 1<<31 {
 		p *= 2
 	}
-	if t.free != nil {
-		if uint64(len(t.buckets)) == p {
-			t.Clear()
-			return
+	return int(p)
+}
+
+// CheckSize reports an error if a table of mb megabytes is more than the
+// memory the process can get, counting the memory a table of currentMB
+// megabytes would give back.
+func CheckSize(mb, currentMB int) error {
+	need := uint64(bucketsFor(mb)) * bucketBytes
+	avail, ok := availableBytes()
+	if !ok {
+		return nil
+	}
+	avail += uint64(max(currentMB, 0)) << 20
+	if avail < reserveBytes || need > avail-reserveBytes {
+		free := uint64(0)
+		if avail > reserveBytes {
+			free = avail - reserveBytes
 		}
+		return fmt.Errorf("%d MB is more than the memory available (%d MB)", mb, free>>20)
+	}
+	return nil
+}
+
+// Resize reallocates the table for mb megabytes; the content is lost. If the
+// memory cannot be had the table keeps its size (and loses its content) and
+// Resize returns why. Call it while no search runs.
+func (t *Table) Resize(mb int) error {
+	p := bucketsFor(mb)
+	if t.free != nil && len(t.buckets) == p {
+		t.Clear()
+		return nil
+	}
+	oldN := len(t.buckets)
+	if err := CheckSize(mb, t.SizeMB()); err != nil {
+		return err
+	}
+	if t.free != nil {
 		t.buckets = nil
 		t.free()
+		t.free = nil
 	}
-	var populated bool
-	t.buckets, t.free, populated = allocBuckets(int(p))
-	t.mask = uint32(p - 1)
+	err := t.alloc(p)
+	if err != nil && oldN > 0 {
+		// Take the old size back: its memory was just given back.
+		if err2 := t.alloc(oldN); err2 != nil {
+			return errors.Join(err, t.alloc(1))
+		}
+	}
+	return err
+}
+
+// alloc gives the table n fresh buckets.
+func (t *Table) alloc(n int) error {
+	b, free, populated, err := allocBuckets(n)
+	if err != nil {
+		return fmt.Errorf("%d MB could not be allocated: %w", n*bucketBytes>>20, err)
+	}
+	t.buckets, t.free = b, free
+	t.mask = uint32(n - 1)
 	t.age = 0
 	if !populated {
 		// Touch every page now: fresh memory is faulted in (and, with huge
@@ -98,6 +153,7 @@ func (t *Table) Resize(mb int) {
 		// first search by up to tens of milliseconds.
 		t.Clear()
 	}
+	return nil
 }
 
 // SizeMB returns the table size in megabytes.

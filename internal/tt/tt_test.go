@@ -1,6 +1,7 @@
 package tt
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -9,6 +10,16 @@ import (
 	"github.com/millengine/millengine/internal/position"
 )
 
+// newTable returns a table of mb megabytes or fails the test.
+func newTable(t testing.TB, mb int) *Table {
+	t.Helper()
+	tab, err := New(mb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
 // Buckets returns the number of buckets.
 func (t *Table) Buckets() int { return len(t.buckets) }
 
@@ -16,7 +27,7 @@ func TestBucketIsOneAlignedCacheLine(t *testing.T) {
 	if s := unsafe.Sizeof(bucket{}); s != 64 {
 		t.Fatalf("bucket is %d bytes, want 64", s)
 	}
-	tab := New(1)
+	tab := newTable(t, 1)
 	if a := uintptr(unsafe.Pointer(&tab.buckets[0])) % 64; a != 0 {
 		t.Fatalf("buckets start %d bytes into a cache line", a)
 	}
@@ -29,7 +40,7 @@ func TestBucketIsOneAlignedCacheLine(t *testing.T) {
 }
 
 func TestStoreProbe(t *testing.T) {
-	tab := New(1)
+	tab := newTable(t, 1)
 	m := position.MakeSlide(bitboard.Square(3), bitboard.Square(4))
 	tab.Store(0xdeadbeef, m, -1234, 9, BoundLower)
 	e, ok := tab.Probe(0xdeadbeef)
@@ -54,7 +65,7 @@ func TestStoreProbe(t *testing.T) {
 // TestTornEntryIgnored: an entry whose check word comes from another write
 // is never returned.
 func TestTornEntryIgnored(t *testing.T) {
-	tab := New(1)
+	tab := newTable(t, 1)
 	const a, b = uint32(0x100), uint32(0x200100) // same bucket
 	tab.Store(a, position.MakePlace(1), 10, 5, BoundExact)
 	bk := &tab.buckets[a&tab.mask]
@@ -80,7 +91,7 @@ func TestTornEntryIgnored(t *testing.T) {
 }
 
 func TestReplacement(t *testing.T) {
-	tab := New(1)
+	tab := newTable(t, 1)
 	stride := uint32(tab.Buckets())
 	// Fill one bucket with depths 10, 2, 8, 6; a fifth key replaces depth 2.
 	for i, d := range []int8{10, 2, 8, 6} {
@@ -118,7 +129,7 @@ func TestReplacement(t *testing.T) {
 }
 
 func TestHashFull(t *testing.T) {
-	tab := New(1)
+	tab := newTable(t, 1)
 	if h := tab.HashFull(); h != 0 {
 		t.Fatalf("empty table hashfull %d", h)
 	}
@@ -142,7 +153,7 @@ func TestHashFull(t *testing.T) {
 // TestConcurrentAccess: many goroutines store and probe the same buckets;
 // under -race this must be clean, and every probe that hits is consistent.
 func TestConcurrentAccess(t *testing.T) {
-	tab := New(1)
+	tab := newTable(t, 1)
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ {
 		wg.Add(1)
@@ -163,7 +174,7 @@ func TestConcurrentAccess(t *testing.T) {
 }
 
 func BenchmarkProbe(b *testing.B) {
-	tab := New(64)
+	tab := newTable(b, 64)
 	for i := 0; i < 1<<20; i++ {
 		tab.Store(uint32(i)*2654435761, position.NoMove, 1, 1, BoundExact)
 	}
@@ -175,4 +186,28 @@ func BenchmarkProbe(b *testing.B) {
 		}
 	}
 	_ = hits
+}
+
+// A table the machine cannot supply is refused; the table keeps its size and
+// its entries.
+func TestResizeBeyondMemory(t *testing.T) {
+	tab := newTable(t, 1)
+	tab.Store(12345, position.MakePlace(3), 77, 5, BoundExact)
+	const huge = 1 << 30 // a petabyte
+	err := tab.Resize(huge)
+	if err == nil || !strings.HasPrefix(err.Error(), "1073741824 MB is more than the memory available (") {
+		t.Fatalf("Resize(%d MB): %v", huge, err)
+	}
+	if tab.SizeMB() != 1 {
+		t.Fatalf("size %d MB after a refused resize", tab.SizeMB())
+	}
+	if e, ok := tab.Probe(12345); !ok || e.Value != 77 {
+		t.Fatalf("the entries were lost: %+v %t", e, ok)
+	}
+	if err := CheckSize(2, 1); err != nil {
+		t.Fatalf("CheckSize(2 MB): %v", err)
+	}
+	if _, err := New(huge); err == nil || tab == nil {
+		t.Fatalf("New(%d MB): %v", huge, err)
+	}
 }

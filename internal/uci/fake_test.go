@@ -65,12 +65,12 @@ func (f *fakeEngine) SetOptions(o search.Options) {
 	defer f.mu.Unlock()
 	f.opts = o
 }
-func (f *fakeEngine) SetHash(mb int) { f.record("SetHash") }
-func (f *fakeEngine) ClearHash()     { f.record("ClearHash") }
-func (f *fakeEngine) NewGame()       { f.record("NewGame") }
-func (f *fakeEngine) Stop()          { f.stopped.Add(1); f.stop.Store(true) }
-func (f *fakeEngine) Prepare(bool)   { f.stop.Store(false); f.hit.Store(false) }
-func (f *fakeEngine) PonderHit()     { f.hitCalls.Add(1); f.hit.Store(true) }
+func (f *fakeEngine) SetHash(mb int) error { f.record("SetHash"); return nil }
+func (f *fakeEngine) ClearHash()           { f.record("ClearHash") }
+func (f *fakeEngine) NewGame()             { f.record("NewGame") }
+func (f *fakeEngine) Stop()                { f.stopped.Add(1); f.stop.Store(true) }
+func (f *fakeEngine) Prepare(bool)         { f.stop.Store(false); f.hit.Store(false) }
+func (f *fakeEngine) PonderHit()           { f.hitCalls.Add(1); f.hit.Store(true) }
 
 func (f *fakeEngine) Search(g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
 	f.mu.Lock()

@@ -109,10 +109,7 @@ func (s *session) engineOptions() []*option {
 		s.engine.SetOptions(s.sopts)
 	}
 	return []*option{
-		spin("Hash", s.hashMB, 1, s.cfg.MaxHashMB, func(s *session, v int) {
-			s.hashMB = v
-			s.engine.SetHash(v)
-		}),
+		spin("Hash", s.hashMB, 1, s.cfg.MaxHashMB, func(s *session, v int) { s.startResize(v) }),
 		spin("Threads", d.Threads, 1, s.cfg.MaxThreads, func(_ *session, v int) {
 			setSearch(func(o *search.Options) { o.Threads = v })
 		}),

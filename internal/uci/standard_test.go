@@ -198,3 +198,38 @@ func TestSanmillOptionAliases(t *testing.T) {
 		t.Fatalf("PieceCount 12 did not set PiecesCount: %q", lines)
 	}
 }
+
+// A Hash the machine cannot supply is refused with an error line; the table
+// keeps its size and the session goes on.
+func TestHashBeyondMemory(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxHashMB = 1 << 30
+	h := startHarness(t, cfg)
+	h.send("setoption name Hash value 1073741824", "isready")
+	l, _ := h.next()
+	if !strings.HasPrefix(l, "info string error: option Hash: 1073741824 MB is more than the memory available (") ||
+		!strings.HasSuffix(l, "; the table stays at 1 MB") {
+		t.Fatalf("got %q", l)
+	}
+	expectLines(t, h, "readyok")
+	h.send("go depth 2")
+	if got := h.until("bestmove"); got[len(got)-1] == "bestmove none" {
+		t.Fatalf("%q", got)
+	}
+}
+
+// The table is allocated off the loop: isready waits for it, quit does not.
+func TestQuitDuringHashAllocation(t *testing.T) {
+	h := startHarness(t, testConfig())
+	h.send("setoption name Hash value 64", "isready")
+	expectLines(t, h, "readyok")
+	h.send("setoption name Hash value 1024", "go depth 30")
+	start := time.Now()
+	h.send("quit")
+	if rest, err := h.finish(); err != nil || len(rest) != 0 {
+		t.Fatalf("finish: %v %q", err, rest)
+	}
+	if el := time.Since(start); el > 200*time.Millisecond {
+		t.Fatalf("session ended %v after quit", el)
+	}
+}

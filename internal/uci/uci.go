@@ -44,7 +44,7 @@ const (
 // other method is called between searches.
 type Engine interface {
 	SetOptions(o search.Options)
-	SetHash(mb int)
+	SetHash(mb int) error
 	ClearHash()
 	NewGame()
 	Prepare(ponder bool)
@@ -96,6 +96,11 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.HashMB < 1 || c.HashMB > c.MaxHashMB {
 		return c, fmt.Errorf("uci config: hash %d MB is out of range 1..%d", c.HashMB, c.MaxHashMB)
+	}
+	if c.Engine == nil {
+		if err := search.CheckHash(c.HashMB); err != nil {
+			return c, fmt.Errorf("uci config: hash: %w", err)
+		}
 	}
 	if c.Threads < 1 || c.Threads > c.MaxThreads {
 		return c, fmt.Errorf("uci config: threads %d is out of range 1..%d", c.Threads, c.MaxThreads)
@@ -153,7 +158,22 @@ func (s *session) loop(ctx context.Context, lines <-chan inputLine) error {
 				s.finishSearch()
 				return nil
 			}
+			if s.resizing != nil {
+				// The table is being allocated: the line waits its turn,
+				// unless it ends the session.
+				if isQuit(l) {
+					s.log.Info().Msg("quit while the hash table is allocated")
+					return nil
+				}
+				s.queued = append(s.queued, l)
+				continue
+			}
 			if s.handleLine(l) {
+				s.finishSearch()
+				return nil
+			}
+		case err := <-s.resized:
+			if s.resizeDone(err) {
 				s.finishSearch()
 				return nil
 			}
@@ -190,6 +210,9 @@ type session struct {
 	runID    int
 	events   chan event
 	watchdog *time.Timer   // stops a search that overruns its time; nil when not armed
+	resizing *resize       // a Hash change being allocated, or nil
+	queued   []inputLine   // lines read while the table is allocated, in order
+	resized  chan error    // the end of a Hash change
 	closed   chan struct{} // closed when Run returns
 }
 
@@ -207,6 +230,7 @@ func newSession(cfg Config, w *writer) *session {
 		moveTime:    time.Second,
 		valid:       true,
 		events:      make(chan event, 64),
+		resized:     make(chan error, 1),
 		closed:      make(chan struct{}),
 	}
 	s.sopts.Threads = cfg.Threads
