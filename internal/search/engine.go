@@ -2,6 +2,7 @@ package search
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -54,6 +55,7 @@ type searchRun struct {
 	soft, hard time.Duration
 	report     func(Info)
 	workers    []*worker // the workers of this search, the main one first
+	yield      bool      // the workers take every CPU: they yield at every poll
 	depth      int       // the main worker's current iteration
 	lastReport time.Time // when the last progress report was sent
 }
@@ -282,12 +284,21 @@ func (e *Engine) orderRootMoves(s *searchRun, g *position.Game, moves []position
 	return order
 }
 
+// UsefulThreads is the most search threads that run at once: one per CPU the
+// process may use (GOMAXPROCS). More would only take turns with each other
+// and with the protocol loop, whose answers they would delay by seconds.
+func UsefulThreads() int { return runtime.GOMAXPROCS(0) }
+
 // startWorkers gives each of the search's threads the root and its moves.
+// Threads beyond UsefulThreads are not started; when the threads take every
+// CPU they yield at every poll, so that the protocol loop is never starved.
 func (e *Engine) startWorkers(s *searchRun, g *position.Game, order []position.Move) {
-	for len(e.workers) < s.opts.Threads {
+	n := min(s.opts.Threads, UsefulThreads())
+	s.yield = n >= UsefulThreads()
+	for len(e.workers) < n {
 		e.workers = append(e.workers, newWorker(e, len(e.workers)))
 	}
-	s.workers = e.workers[:s.opts.Threads]
+	s.workers = e.workers[:n]
 	var nodeLimit uint64
 	if s.lim.Nodes > 0 {
 		nodeLimit = max(s.lim.Nodes/uint64(len(s.workers)), 1)

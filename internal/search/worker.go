@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/millengine/millengine/internal/eval"
@@ -137,6 +138,9 @@ func (w *worker) countNode() {
 		w.published.Store(w.nodes)
 		if w.id == 0 {
 			w.run.poll(w)
+		}
+		if w.run.yield {
+			runtime.Gosched() // let the protocol loop answer
 		}
 	}
 	if w.nodeLimit != 0 && w.nodes >= w.nodeLimit {

@@ -110,8 +110,11 @@ func (s *session) engineOptions() []*option {
 	}
 	return []*option{
 		spin("Hash", s.hashMB, 1, s.cfg.MaxHashMB, func(s *session, v int) { s.startResize(v) }),
-		spin("Threads", d.Threads, 1, s.cfg.MaxThreads, func(_ *session, v int) {
+		spin("Threads", d.Threads, 1, s.cfg.MaxThreads, func(s *session, v int) {
 			setSearch(func(o *search.Options) { o.Threads = v })
+			if n := search.UsefulThreads(); v > n {
+				s.printf("info string Threads %d is more than the %d CPUs the engine may use; the search runs %d threads", v, n, n)
+			}
 		}),
 		{name: "Clear Hash", kind: kindButton, set: func(s *session, _ string) error {
 			s.engine.ClearHash()

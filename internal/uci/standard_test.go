@@ -1,6 +1,8 @@
 package uci
 
 import (
+	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -231,5 +233,33 @@ func TestQuitDuringHashAllocation(t *testing.T) {
 	}
 	if el := time.Since(start); el > 200*time.Millisecond {
 		t.Fatalf("session ended %v after quit", el)
+	}
+}
+
+// However many threads are asked for, the loop keeps answering: isready and
+// stop stay prompt during an infinite search with Threads 64.
+func TestManyThreadsDoNotStarveTheLoop(t *testing.T) {
+	cfg := testConfig()
+	h := startHarness(t, cfg)
+	h.send("setoption name Threads value 64")
+	if n := runtime.GOMAXPROCS(0); n < 64 {
+		expectLines(t, h, fmt.Sprintf("info string Threads 64 is more than the %d CPUs the engine may use; the search runs %d threads", n, n))
+	}
+	var worstReady, worstStop time.Duration
+	for range 5 {
+		h.send("go infinite")
+		time.Sleep(100 * time.Millisecond)
+		start := time.Now()
+		h.send("isready")
+		h.until("readyok")
+		worstReady = max(worstReady, time.Since(start))
+		start = time.Now()
+		h.send("stop")
+		h.until("bestmove")
+		worstStop = max(worstStop, time.Since(start))
+	}
+	t.Logf("Threads 64: isready at most %v, stop at most %v", worstReady, worstStop)
+	if worstReady > 250*time.Millisecond || worstStop > 250*time.Millisecond {
+		t.Fatalf("Threads 64: isready took up to %v, stop up to %v", worstReady, worstStop)
 	}
 }

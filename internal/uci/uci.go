@@ -139,6 +139,9 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	go readLines(in, lines, s.closed, cfg.Log)
 	cfg.Log.Info().Str("version", cfg.Version).Str("variant", cfg.Variant).
 		Int("hash", cfg.HashMB).Int("threads", cfg.Threads).Msg("uci session started")
+	if n := search.UsefulThreads(); cfg.Threads > n {
+		cfg.Log.Warn().Int("threads", cfg.Threads).Int("cpus", n).Msg("more threads than CPUs: the search runs one per CPU")
+	}
 	err = s.loop(ctx, lines)
 	cfg.Log.Info().Msg("uci session ended")
 	return err
