@@ -10,7 +10,7 @@ GAMES     ?= 200
 MOVETIME  ?= 100
 PREV      ?= $(BIN)/millengine-prev
 
-.PHONY: all build run test perft randomplay bench gobench fuzz lint match clean
+.PHONY: all build run test perft randomplay sweep bench gobench fuzz lint match clean
 
 all: build
 
@@ -19,8 +19,11 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/millmatch ./cmd/millmatch
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/milltune ./cmd/milltune
 
-run: build
-	$(BIN)/millengine
+# The engine's own lines only on stdout: the build is silent (its errors go
+# to stderr) and make echoes nothing.
+run:
+	@$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/millengine ./cmd/millengine >&2
+	@exec $(BIN)/millengine
 
 test:
 	$(GO) vet ./...
@@ -36,6 +39,13 @@ perft:
 # random rule sets, checking every invariant after every action.
 randomplay:
 	RANDOMPLAY_GAMES=10000 $(GO) test -count=1 -v -run '^TestRandomPlay' ./internal/movegen/ | grep -vE '^=== (RUN|PAUSE|CONT)'
+
+# The random rule-set sweep through the protocol (make test runs 10 sets):
+# every bestmove checked against go perft 1, pvs and results against the
+# referee.
+SWEEP_RULESETS ?= 500
+sweep:
+	SWEEP_RULESETS=$(SWEEP_RULESETS) $(GO) test -count=1 -timeout 60m -v -run '^TestRuleSetSweep$$' ./internal/uci/ | grep -vE '^=== (RUN|PAUSE|CONT)'
 
 # The engine's bench (node count = build signature) and the Go benchmarks.
 bench: build

@@ -466,3 +466,29 @@ func TestBenchInterrupted(t *testing.T) {
 		t.Fatalf("exit status %d after SIGINT, want 130", code)
 	}
 }
+
+// make run prints nothing on stdout but the engine's own lines.
+func TestMakeRunStdout(t *testing.T) {
+	mk, err := exec.LookPath("make")
+	if err != nil {
+		t.Fatalf("make not found: %v", err)
+	}
+	cmd := exec.Command(mk, "-s", "run")
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Stdin = strings.NewReader("isready\nquit\n")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("make run: %v\n%s", err, stderr.String())
+	}
+	if string(out) != "readyok\n" {
+		t.Fatalf("make run printed %q on stdout", out)
+	}
+	cmd = exec.Command(mk, "run")
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Stdin = strings.NewReader("isready\nquit\n")
+	if out, err = cmd.Output(); err != nil || string(out) != "readyok\n" {
+		t.Fatalf("make run (without -s) printed %q on stdout (%v)", out, err)
+	}
+}
