@@ -52,6 +52,7 @@ Commands:
              millengine perft --depth D [--fen F] [--moves "t1 t2 …"] [--variant V] [--divide]
   bench      search a fixed set of positions and print the node count (the build signature):
              millengine bench [--depth D] [--threads T] [--hash MB]
+  egtb       endgame tables: build, verify, stats, probe (millengine egtb --help)
   version    print the version
   help       print this help
 
@@ -110,6 +111,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runPerft(rest, stdout, stderr)
 	case "bench":
 		return runBench(&g, rest, stdout, stderr)
+	case "egtb":
+		variant := ""
+		if fs.Changed("variant") {
+			variant = g.variant
+		}
+		return runEGTB(&g, variant, rest, stdout, stderr)
 	case "version":
 		if len(rest) > 0 {
 			fmt.Fprintf(stderr, "millengine version: unexpected argument %q\n", rest[0])
@@ -122,7 +129,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(fs, stdout)
 		return 0
 	}
-	fmt.Fprintf(stderr, "millengine: unknown command %q (want uci, perft, bench, version or help)\n", cmd)
+	fmt.Fprintf(stderr, "millengine: unknown command %q (want uci, perft, bench, egtb, version or help)\n", cmd)
 	return 2
 }
 

@@ -31,6 +31,9 @@ type SectorReport struct {
 	Elapsed  time.Duration // the time to solve the pair it was solved with, and write it
 	Partner  SectorSpec    // the other sector of its pair (equal to Spec for MvM)
 	Existing bool          // it was there already and was kept
+	// MaxCounter is the largest move counter of the pair (the solver keeps
+	// counters in a byte; 0 when the sector was not solved now).
+	MaxCounter int
 }
 
 // Build solves every missing sector of o.Params up to o.MaxPieces in dependency
@@ -103,7 +106,7 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 		}
 		start := time.Now()
 		prog := o.Progress
-		data, err := solvePair(ctx, o.Params, a.M, a.O, t.lookup, o.Threads, prog)
+		data, maxCnt, err := solvePair(ctx, o.Params, a.M, a.O, t.lookup, o.Threads, prog)
 		if err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				return nil, &InterruptedError{Kept: t.Sectors(), Dropped: pair, Err: err}
@@ -117,7 +120,7 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 				continue
 			}
 			if prog != nil {
-				prog("write "+s.String(), 0, 0)
+				prog(s.String()+" write", 0, 0)
 			}
 			sec := newSector(s.M, s.O)
 			path := filepath.Join(o.Dir, FileName(o.Params, s))
@@ -131,7 +134,9 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 		data = nil
 		el := time.Since(start)
 		for j, s := range pair {
-			report(t.report(s, pair, el, existing[j]))
+			r := t.report(s, pair, el, existing[j])
+			r.MaxCounter = maxCnt
+			report(r)
 		}
 	}
 	ok = true

@@ -92,6 +92,7 @@ type solver struct {
 	ctx     context.Context
 	maxCnt  atomic.Int64
 	fail    atomic.Pointer[error]
+	pair    string // the sectors being solved, for progress: "3v4+4v3"
 }
 
 func (s *solver) setErr(err error) { s.fail.CompareAndSwap(nil, &err) }
@@ -105,8 +106,8 @@ func (s *solver) err() error {
 
 // solvePair solves the sector (m, o) and, unless m == o, (o, m). look must
 // give the smaller sectors the captures lead to. It returns the value bytes
-// of each sector (unused slots hold 0xFF).
-func solvePair(ctx context.Context, p Params, m, o int, look func(m, o int) *table, threads int, prog Progress) ([][]byte, error) {
+// of each sector (unused slots hold 0xFF) and the largest move counter.
+func solvePair(ctx context.Context, p Params, m, o int, look func(m, o int) *table, threads int, prog Progress) ([][]byte, int, error) {
 	if threads < 1 {
 		threads = 1
 	}
@@ -116,7 +117,9 @@ func solvePair(ctx context.Context, p Params, m, o int, look func(m, o int) *tab
 	s := &solver{g: newGame(p), look: look, threads: threads, prog: prog, ctx: ctx}
 	a := newWork(newSector(m, o))
 	ws := []*work{a}
+	s.pair = a.sec.name()
 	if m != o {
+		s.pair += "+" + fmt.Sprintf("%dv%d", o, m)
 		b := newWork(newSector(o, m))
 		a.partner, b.partner = b, a
 		ws = append(ws, b)
@@ -127,18 +130,26 @@ func solvePair(ctx context.Context, p Params, m, o int, look func(m, o int) *tab
 	for _, w := range ws {
 		h, err := s.initPass(w)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		hi = max(hi, h)
 	}
 	if err := s.retro(ws, hi); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	out := make([][]byte, len(ws))
 	for i, w := range ws {
 		out[i] = bytesOf(w.val)[:w.sec.size]
 	}
-	return out, nil
+	return out, int(s.maxCnt.Load()), nil
+}
+
+// phase names a step for the progress: "3v4+4v3 init 3v4", "3v3 init".
+func (s *solver) phase(step string, sec *sector) string {
+	if s.pair == sec.name() {
+		return s.pair + " " + step
+	}
+	return s.pair + " " + step + ", " + sec.name()
 }
 
 // chunk is the unit of parallel work, in slots (a multiple of 64).
@@ -205,7 +216,7 @@ func (s *solver) initPass(w *work) (int, error) {
 	}
 	g := s.g
 	others := setsOf(sec.o)
-	return s.parallel("init "+sec.name(), sec.size, func(lo, hi uint32) int {
+	return s.parallel(s.phase("init", sec), sec.size, func(lo, hi uint32) int {
 		top := 0
 		ci, j := lo/sec.others, lo%sec.others
 		c := unrankColex(j, sec.o, 24-sec.m)
@@ -219,8 +230,7 @@ func (s *solver) initPass(w *work) (int, error) {
 					s.setErr(fmt.Errorf("egtb: sector %s: a move counter of %d does not fit a byte", sec.name(), n))
 					return top
 				}
-				if int(n) > int(s.maxCnt.Load()) {
-					s.maxCnt.Store(int64(n)) // a statistic; a lost race is harmless
+				for old := s.maxCnt.Load(); int64(n) > old && !s.maxCnt.CompareAndSwap(old, int64(n)); old = s.maxCnt.Load() {
 				}
 				val[i], cnt[i], w.ext[i] = v, byte(n), ext
 				if v != 0 {
@@ -300,7 +310,7 @@ func (s *solver) retro(ws []*work, hi int) error {
 		}
 		target := byte(k + 1)
 		for _, w := range ws {
-			h, err := s.parallel(fmt.Sprintf("ply %d %s", k, w.sec.name()), w.sec.size, func(lo, hi uint32) int {
+			h, err := s.parallel(s.phase(fmt.Sprintf("retrograde ply %d", k), w.sec), w.sec.size, func(lo, hi uint32) int {
 				return s.retroRange(w, lo, hi, k, target)
 			})
 			if err != nil {

@@ -249,9 +249,9 @@ func TestVerifyFindsCorruption(t *testing.T) {
 func TestBuildInterruptAndResume(t *testing.T) {
 	// Under the race detector the pair 3v4/4v3 takes long: drop 3v3 of the
 	// cheaper rules without flying instead.
-	p, maxPieces, phase, kept, dropped := Standard, 7, "init 3v4", []SectorSpec{{3, 3}}, []SectorSpec{{3, 4}, {4, 3}}
+	p, maxPieces, phase, kept, dropped := Standard, 7, "3v4+4v3 init, 3v4", []SectorSpec{{3, 3}}, []SectorSpec{{3, 4}, {4, 3}}
 	if raceEnabled || testing.Short() {
-		p, maxPieces, phase, kept, dropped = Params{MinPieces: 3}, 6, "init 3v3", nil, []SectorSpec{{3, 3}}
+		p, maxPieces, phase, kept, dropped = Params{MinPieces: 3}, 6, "3v3 init", nil, []SectorSpec{{3, 3}}
 	}
 	dir := t.TempDir()
 	if kept != nil {
