@@ -242,7 +242,7 @@ func egtbBuild(g *globals, args []string, stdout, stderr io.Writer) int {
 	bar := newProgressBar(stderr)
 	start := time.Now()
 	var size int64
-	var n int
+	var n, maxCnt int
 	tb, err := egtb.Build(ctx, egtb.BuildOptions{
 		Dir: dir, Params: p, MaxPieces: *maxPieces, Threads: *threads, Progress: bar.update,
 		Warn: func(s string) { bar.clear(); fmt.Fprintf(stderr, "egtb build: %s\n", s) },
@@ -250,6 +250,7 @@ func egtbBuild(g *globals, args []string, stdout, stderr io.Writer) int {
 		bar.clear()
 		size += r.Size
 		n++
+		maxCnt = max(maxCnt, r.MaxCounter)
 		fmt.Fprintln(stdout, sectorLine(r))
 	})
 	bar.clear()
@@ -262,7 +263,11 @@ func egtbBuild(g *globals, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	tb.Close()
-	fmt.Fprintf(stdout, "%s: sectors %d, %.1f MB in %s, %s\n", p.Name(), n, float64(size)/(1<<20), dir, seconds(time.Since(start)))
+	fmt.Fprintf(stdout, "%s: sectors %d, %.1f MB in %s, %s", p.Name(), n, float64(size)/(1<<20), dir, seconds(time.Since(start)))
+	if maxCnt > 0 {
+		fmt.Fprintf(stdout, " (largest move counter %d of 255)", maxCnt)
+	}
+	fmt.Fprintln(stdout)
 	return 0
 }
 

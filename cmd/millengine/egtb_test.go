@@ -85,7 +85,7 @@ func TestEGTBCommands(t *testing.T) {
 	}{
 		{"build", []string{"egtb", "build", "--dir", dir, "--max-pieces", "6"}, 0,
 			`^3v3: positions 2691920, wins 2232160, draws 4112, losses 455648, longest win 13, \d+\.\d s\n` +
-				`plain-fly3-min3: sectors 1, 0\.2 MB in ` + regexp.QuoteMeta(dir) + `, \d+\.\d s\n$`, ""},
+				`plain-fly3-min3: sectors 1, 0\.2 MB in ` + regexp.QuoteMeta(dir) + `, \d+\.\d s \(largest move counter \d+ of 255\)\n$`, ""},
 		{"build again", []string{"egtb", "build", "--dir", dir, "--max-pieces", "6"}, 0,
 			`^3v3: positions 2691920, wins 2232160, draws 4112, losses 455648, longest win 13, already built\n`, ""},
 		{"probe", []string{"egtb", "probe", "--dir", dir, "--fen", fen3v3}, 0, "^" + regexp.QuoteMeta(probe3v3) + "$", ""},

@@ -33,7 +33,9 @@ import (
 //     k+1 (overriding a longer tentative exit win); if k is a win, its counter
 //     drops, and at zero the predecessor loses, at ply max(k+1, its exit's
 //     loss ply) — or draws if an exit draws. Updates are atomic on 32-bit
-//     words, so the slots of one ply are processed in parallel.
+//     words, so the slots of one ply are processed in parallel. A slot's
+//     value byte and counter share 16 bits (two slots a word), so an update
+//     touches one cache line.
 //  3. What is unresolved is a draw.
 //
 // Symmetry and the counters. A slot stands for a class of symmetric
@@ -48,16 +50,16 @@ import (
 
 // work is one sector's arrays while it is being solved.
 type work struct {
-	sec     *sector
-	val     []uint32 // value bytes, four per word (atomic in the retrograde pass)
-	cnt     []uint32 // counters, four per word
-	ext     []byte   // best exit for counted positions: 0 none, 0xFF draw, else its (loss) value
-	partner *work    // the sector of the opponent's positions: (o, m)
+	sec *sector
+	// cells holds two slots a word: slot i's value byte is byte 2i of the
+	// array, its counter byte 2i+1 (atomic in the retrograde pass).
+	cells   []uint32
+	ext     []byte // best exit for counted positions: 0 none, 0xFF draw, else its (loss) value
+	partner *work  // the sector of the opponent's positions: (o, m)
 }
 
 func newWork(sec *sector) *work {
-	n := (int(sec.size) + 3) / 4
-	return &work{sec: sec, val: make([]uint32, n), cnt: make([]uint32, n), ext: make([]byte, sec.size)}
+	return &work{sec: sec, cells: make([]uint32, (int(sec.size)+1)/2), ext: make([]byte, sec.size)}
 }
 
 // bytesOf views a word slice as bytes.
@@ -68,8 +70,14 @@ func bytesOf(w []uint32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w))
 }
 
-func loadByte(w []uint32, i uint32) byte {
-	return byte(atomic.LoadUint32(&w[i>>2]) >> (8 * (i & 3)))
+// values returns the value bytes of the sector.
+func (w *work) values() []byte {
+	b := bytesOf(w.cells)
+	out := make([]byte, w.sec.size)
+	for i := range out {
+		out[i] = b[2*i]
+	}
+	return out
 }
 
 // SolveStats are the counts of one solved sector: raw positions (every
@@ -139,7 +147,8 @@ func solvePair(ctx context.Context, p Params, m, o int, look func(m, o int) *tab
 	}
 	out := make([][]byte, len(ws))
 	for i, w := range ws {
-		out[i] = bytesOf(w.val)[:w.sec.size]
+		out[i] = w.values()
+		w.cells, w.ext = nil, nil
 	}
 	return out, int(s.maxCnt.Load()), nil
 }
@@ -194,8 +203,7 @@ func (s *solver) parallel(phase string, n uint32, f func(lo, hi uint32) int) (in
 // exits' values, the counters. It returns the highest ply it set.
 func (s *solver) initPass(w *work) (int, error) {
 	sec := w.sec
-	val := bytesOf(w.val)
-	cnt := bytesOf(w.cnt)
+	cells := bytesOf(w.cells)
 	var exitTab, exitTab2 *table
 	if sec.o-1 >= s.g.p.MinPieces {
 		if exitTab = s.look(sec.o-1, sec.m); exitTab == nil {
@@ -232,12 +240,12 @@ func (s *solver) initPass(w *work) (int, error) {
 				}
 				for old := s.maxCnt.Load(); int64(n) > old && !s.maxCnt.CompareAndSwap(old, int64(n)); old = s.maxCnt.Load() {
 				}
-				val[i], cnt[i], w.ext[i] = v, byte(n), ext
+				cells[2*i], cells[2*i+1], w.ext[i] = v, byte(n), ext
 				if v != 0 {
 					top = max(top, int(v)-1)
 				}
 			} else {
-				val[i] = unused
+				cells[2*i] = unused
 			}
 			// Next slot: the next other's set, or the next mover's set.
 			if j++; j == sec.others {
@@ -325,18 +333,13 @@ func (s *solver) retro(ws []*work, hi int) error {
 // retroRange handles the slots of w in [lo, hi) resolved at ply k.
 func (s *solver) retroRange(w *work, lo, hi uint32, k int, target byte) int {
 	top := 0
-	pat := uint32(target) * 0x01010101
-	for wi := lo / 4; wi < (hi+3)/4; wi++ {
-		x := atomic.LoadUint32(&w.val[wi]) ^ pat
-		if (x-0x01010101)&^x&0x80808080 == 0 {
-			continue
-		}
-		for bi := uint32(0); bi < 4; bi++ {
-			i := wi*4 + bi
-			if i >= hi || byte(x>>(8*bi)) != 0 {
+	for wi := lo / 2; wi < (hi+1)/2; wi++ {
+		x := atomic.LoadUint32(&w.cells[wi])
+		for bi := uint32(0); bi < 2; bi++ {
+			if byte(x>>(16*bi)) != target {
 				continue
 			}
-			mover, other := w.sec.decode(i)
+			mover, other := w.sec.decode(wi*2 + bi)
 			top = max(top, s.predecessors(w.partner, mover, other, k))
 		}
 	}
@@ -364,8 +367,8 @@ func (s *solver) predecessors(q *work, mover, other bb.Bitboard, k int) int {
 // setWin makes slot i a win with byte v unless it wins sooner already. It
 // returns the ply it set, or 0.
 func (w *work) setWin(i uint32, v byte) int {
-	p := &w.val[i>>2]
-	sh := 8 * (i & 3)
+	p := &w.cells[i>>1]
+	sh := 16 * (i & 1)
 	for {
 		old := atomic.LoadUint32(p)
 		cur := byte(old >> sh)
@@ -380,14 +383,18 @@ func (w *work) setWin(i uint32, v byte) int {
 
 // decrement counts down the counter of slot i after one of its children
 // became a win at ply k; at zero the slot loses (or draws by its exit). It
-// returns the ply it set, or 0.
+// returns the ply it set, or 0. A slot that wins already is counted down
+// too, harmlessly: every counter gets exactly as many decrements as it
+// started with, and nothing else writes a value in a ply of wins.
 func (w *work) decrement(i uint32, k int) int {
-	if loadByte(w.val, i) != 0 {
-		return 0 // it wins (only losses and draws wait for their counters)
+	p := &w.cells[i>>1]
+	sh := 16 * (i & 1)
+	now := atomic.AddUint32(p, ^uint32(1<<(sh+8)-1)) // the counter byte minus 1
+	if byte(now>>(sh+8)) == 0xFF {
+		panic(fmt.Sprintf("egtb: sector %s: the counter of slot %d went below zero", w.sec.name(), i))
 	}
-	sh := 8 * (i & 3)
-	if byte(atomic.AddUint32(&w.cnt[i>>2], ^uint32(1<<sh-1))>>sh) != 0 {
-		return 0
+	if byte(now>>sh) != 0 || byte(now>>(sh+8)) != 0 {
+		return 0 // it wins, or children are left
 	}
 	e := w.ext[i]
 	if e == 0xFF {
@@ -397,7 +404,6 @@ func (w *work) decrement(i uint32, k int) int {
 	if e != 0 && int(e)-1 > ply {
 		ply = int(e) - 1
 	}
-	p := &w.val[i>>2]
 	for {
 		old := atomic.LoadUint32(p)
 		if atomic.CompareAndSwapUint32(p, old, old&^(0xFF<<sh)|uint32(ply+1)<<sh) {
