@@ -9,8 +9,11 @@ BENCHDEPTH ?=
 GAMES     ?= 200
 MOVETIME  ?= 100
 PREV      ?= $(BIN)/millengine-prev
+EGTB_DIR  ?=
+EGTB_VARIANT ?= nine-mens-morris
 
 .PHONY: all build run test perft randomplay bench gobench fuzz lint match clean
+.PHONY: egtb
 
 all: build
 
@@ -64,3 +67,9 @@ match: build
 
 clean:
 	rm -rf $(BIN)
+
+# Endgame tables up to 10 pieces (the default directory, or EGTB_DIR), then
+# every entry re-checked with the engine's own rules code.
+egtb: build
+	nice -n 10 $(BIN)/millengine egtb build --variant $(EGTB_VARIANT) $(if $(EGTB_DIR),--dir $(EGTB_DIR))
+	nice -n 10 $(BIN)/millengine egtb verify --variant $(EGTB_VARIANT) $(if $(EGTB_DIR),--dir $(EGTB_DIR))

@@ -21,8 +21,47 @@ var testParams = []Params{
 	{Diagonal: true, MinPieces: 3, RemoveFromMills: true}, // Da San Qi, Experimental
 	{MinPieces: 3, RemoveFromMills: true},                 // El Filja
 	{Fly: 4, MinPieces: 3},
-	{Fly: 4, MinPieces: 4, RemoveMultiple: true},
+	{Fly: 4, MinPieces: 4},
 	{Diagonal: true, MinPieces: 5},
+}
+
+// MayRemoveMultiple matters in the moving phase only on the diagonal board:
+// on the plain board every neighbour of a point lies on one of its two lines
+// (so a slide leaves one of them open) and a flying side has at most four
+// pieces (two lines need four besides the flying one); on the diagonal board
+// a slide along a diagonal can close both ring lines of a corner. ParamsOf
+// folds the parameter away on the plain board.
+func TestRemoveMultipleOnlyOnTheDiagonalBoard(t *testing.T) {
+	for _, topo := range []*bb.Topology{bb.Plain, bb.Diagonal} {
+		two := false
+		for y := bb.Square(0); y < bb.NumSquares; y++ {
+			for k := uint8(0); k < topo.NumLines[y]; k++ {
+				for l := k + 1; l < topo.NumLines[y]; l++ {
+					if topo.Adjacent[y]&^(topo.Partners[y][k]|topo.Partners[y][l]) != 0 {
+						two = true // a neighbour off both lines: a slide from it can close both
+					}
+				}
+			}
+		}
+		if two != topo.Diagonal {
+			t.Errorf("diagonal %t: a slide can close two mills: %t", topo.Diagonal, two)
+		}
+	}
+	if fly, _ := rules.Lookup("flyPieceCount"); fly.Max > 4 {
+		t.Errorf("a side of %d pieces may fly: it can close two mills at once", fly.Max)
+	}
+	for _, p := range rules.Presets {
+		r := p.Rules
+		got, err := ParamsOf(&r)
+		if err == nil && got.RemoveMultiple != (r.MayRemoveMultiple && r.HasDiagonalLines) {
+			t.Errorf("%s: RemoveMultiple %t", p.Key, got.RemoveMultiple)
+		}
+	}
+	r := rules.Default()
+	r.MayRemoveMultiple = true
+	if got, _ := ParamsOf(&r); got != Standard {
+		t.Errorf("Nine Men's Morris with MayRemoveMultiple: %s, want the standard tables", got.Name())
+	}
 }
 
 // outcome is where a turn ends: the side to move next (the opponent) holds

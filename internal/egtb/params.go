@@ -21,7 +21,7 @@ type Params struct {
 	Fly             int  // a side with at most this many pieces flies; 0: nobody flies
 	MinPieces       int  // PiecesAtLeastCount: a side with fewer pieces has lost
 	RemoveFromMills bool // MayRemoveFromMillsAlways
-	RemoveMultiple  bool // MayRemoveMultiple: closing n mills at once gives n removals
+	RemoveMultiple  bool // MayRemoveMultiple: closing n mills at once gives n removals (diagonal board only)
 }
 
 // Standard are the parameters of Nine Men's Morris.
@@ -59,7 +59,11 @@ func paramsOf(r *rules.Rules) (Params, bool) {
 		Diagonal:        r.HasDiagonalLines,
 		MinPieces:       r.PiecesAtLeastCount,
 		RemoveFromMills: r.MayRemoveFromMillsAlways,
-		RemoveMultiple:  r.MayRemoveMultiple,
+		// On the plain board no turn of the moving phase closes two mills: a
+		// slide leaves one of the two lines through its destination (every
+		// neighbour lies on one), and a fly needs four other pieces on the
+		// two lines, so five pieces, but only sides with at most four fly.
+		RemoveMultiple: r.MayRemoveMultiple && r.HasDiagonalLines,
 	}
 	if r.MayFly && r.FlyPieceCount >= r.PiecesAtLeastCount {
 		// Below PiecesAtLeastCount a side has lost, so a lower limit never flies.
@@ -116,7 +120,8 @@ func (p Params) String() string {
 
 // valid reports whether p could come from ParamsOf.
 func (p Params) valid() bool {
-	return (p.Fly == 0 || (p.Fly >= 3 && p.Fly <= 4 && p.Fly >= p.MinPieces)) && p.MinPieces >= 3 && p.MinPieces <= 5
+	return (p.Fly == 0 || (p.Fly >= 3 && p.Fly <= 4 && p.Fly >= p.MinPieces)) && p.MinPieces >= 3 && p.MinPieces <= 5 &&
+		(p.Diagonal || !p.RemoveMultiple)
 }
 
 // topology returns the board p is played on.

@@ -297,3 +297,26 @@ func BenchmarkProbeSets(b *testing.B) {
 	}
 	_ = sink
 }
+
+// BenchmarkOpen opens (maps and checks: header, size, CRC-32C of the data,
+// used slots) every standard sector in EGTB_DIR.
+func BenchmarkOpen(b *testing.B) {
+	dir := os.Getenv("EGTB_DIR")
+	if dir == "" {
+		b.Skip("set EGTB_DIR to a directory of built tables")
+	}
+	var bytes int64
+	for i := 0; i < b.N; i++ {
+		tb, err := OpenParams(dir, Standard)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bytes = 0
+		for _, s := range tb.Sectors() {
+			info, _ := tb.Info(s)
+			bytes += info.Size
+		}
+		tb.Close()
+	}
+	b.SetBytes(bytes)
+}
