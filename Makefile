@@ -51,6 +51,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseMove -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/position/
 	$(GO) test -run '^$$' -fuzz FuzzParseLegal -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/movegen/
 	$(GO) test -run '^$$' -fuzz FuzzDispatch -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/uci/
+	$(GO) test -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && false)
