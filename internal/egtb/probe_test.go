@@ -150,7 +150,7 @@ func TestProbeHandChecked(t *testing.T) {
 // answer for it, but ProbeSets does, and the action that blocks is win 1.
 func TestProbeBlocked(t *testing.T) {
 	p := Params{MinPieces: 3}
-	tb, _ := buildTest(t, t.TempDir(), p, 6)
+	tb := sharedTablesFor(t, p)
 	r := p.Rules()
 	white := []string{"a7", "d7", "g7"}
 	pos := parse(t, &r, fenOf(white, []string{"a4", "d6", "g4"}, "w", 0))

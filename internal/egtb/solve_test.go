@@ -27,32 +27,41 @@ var wantCounts = map[SectorSpec]struct {
 }
 
 var (
-	shared     string // a directory with the standard tables up to 6 pieces (3v3)
-	sharedOnce sync.Once
-	sharedErr  error
+	sharedMu   sync.Mutex
+	sharedDirs = map[Params]string{} // directories with tables up to 6 pieces (3v3), built once per run
 )
 
 // sharedDir returns a directory holding the standard 3v3 table, built once
 // for all the tests of the run (TestMain removes it).
-func sharedDir(t testing.TB) string {
-	sharedOnce.Do(func() {
-		if shared, sharedErr = os.MkdirTemp("", "egtb-test"); sharedErr != nil {
-			return
-		}
-		var tb *Tables
-		if tb, sharedErr = Build(context.Background(), BuildOptions{Dir: shared, Params: Standard, MaxPieces: 6, Threads: 2}, func(SectorReport) {}); sharedErr == nil {
-			tb.Close()
-		}
-	})
-	if sharedErr != nil {
-		t.Fatal(sharedErr)
+func sharedDir(t testing.TB) string { return sharedDirFor(t, Standard) }
+
+// sharedDirFor returns a directory holding the 3v3 table of p, built once
+// for all the tests of the run.
+func sharedDirFor(t testing.TB, p Params) string {
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	if d, ok := sharedDirs[p]; ok {
+		return d
 	}
-	return shared
+	d, err := os.MkdirTemp("", "egtb-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sharedDirs[p] = d
+	tb, err := Build(context.Background(), BuildOptions{Dir: d, Params: p, MaxPieces: 6, Threads: 2}, func(SectorReport) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.Close()
+	return d
 }
 
-// sharedTables opens the shared directory.
-func sharedTables(t testing.TB) *Tables {
-	tb, err := OpenParams(sharedDir(t), Standard)
+// sharedTables opens the shared standard directory.
+func sharedTables(t testing.TB) *Tables { return sharedTablesFor(t, Standard) }
+
+// sharedTablesFor opens the shared directory of p.
+func sharedTablesFor(t testing.TB, p Params) *Tables {
+	tb, err := OpenParams(sharedDirFor(t, p), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +71,8 @@ func sharedTables(t testing.TB) *Tables {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if shared != "" {
-		os.RemoveAll(shared)
+	for _, d := range sharedDirs {
+		os.RemoveAll(d)
 	}
 	os.Exit(code)
 }
@@ -191,12 +200,7 @@ func TestSolveAndVerifySmallSectors(t *testing.T) {
 	}
 	for _, p := range sets {
 		t.Run(p.Name(), func(t *testing.T) {
-			var tb *Tables
-			if p == Standard {
-				tb = sharedTables(t)
-			} else {
-				tb, _ = buildTest(t, t.TempDir(), p, 6)
-			}
+			tb := sharedTablesFor(t, p)
 			res, err := tb.Verify(context.Background(), SectorSpec{3, 3}, VerifyOptions{Threads: 2, Limit: 5, Step: step})
 			if err != nil {
 				t.Fatal(err)
