@@ -225,7 +225,8 @@ func (s *solver) initPass(w *work) (int, error) {
 	g := s.g
 	others := setsOf(sec.o)
 	return s.parallel(s.phase("init", sec), sec.size, func(lo, hi uint32) int {
-		top := 0
+		top, maxN := 0, 0
+		defer func() { s.noteCounter(maxN) }()
 		ci, j := lo/sec.others, lo%sec.others
 		c := unrankColex(j, sec.o, 24-sec.m)
 		mover := sec.movers.sets[ci]
@@ -238,8 +239,7 @@ func (s *solver) initPass(w *work) (int, error) {
 					s.setErr(fmt.Errorf("egtb: sector %s: a move counter of %d does not fit a byte", sec.name(), n))
 					return top
 				}
-				for old := s.maxCnt.Load(); int64(n) > old && !s.maxCnt.CompareAndSwap(old, int64(n)); old = s.maxCnt.Load() {
-				}
+				maxN = max(maxN, n)
 				cells[2*i], cells[2*i+1], w.ext[i] = v, byte(n), ext
 				if v != 0 {
 					top = max(top, int(v)-1)
@@ -263,6 +263,16 @@ func (s *solver) initPass(w *work) (int, error) {
 		}
 		return top
 	})
+}
+
+// noteCounter records the largest move counter seen.
+func (s *solver) noteCounter(n int) {
+	for {
+		old := s.maxCnt.Load()
+		if int64(n) <= old || s.maxCnt.CompareAndSwap(old, int64(n)) {
+			return
+		}
+	}
 }
 
 // initPosition returns the starting value byte, the counter and the exit
