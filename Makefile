@@ -9,8 +9,10 @@ BENCHDEPTH ?=
 GAMES     ?= 200
 MOVETIME  ?= 100
 PREV      ?= $(BIN)/millengine-prev
+EGTB_DIR  ?=
+EGTB_VARIANT ?= nine-mens-morris
 
-.PHONY: all build run test perft randomplay sweep bench gobench fuzz lint match clean
+.PHONY: all build run test perft randomplay sweep bench gobench fuzz lint match clean egtb
 
 all: build
 
@@ -59,6 +61,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseMove -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/position/
 	$(GO) test -run '^$$' -fuzz FuzzParseLegal -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/movegen/
 	$(GO) test -run '^$$' -fuzz FuzzDispatch -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/uci/
+	$(GO) test -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && false)
@@ -75,3 +78,9 @@ match: build
 
 clean:
 	rm -rf $(BIN)
+
+# Endgame tables up to 10 pieces (the default directory, or EGTB_DIR), then
+# every entry re-checked with the engine's own rules code.
+egtb: build
+	nice -n 10 $(BIN)/millengine egtb build --variant $(EGTB_VARIANT) $(if $(EGTB_DIR),--dir $(EGTB_DIR))
+	nice -n 10 $(BIN)/millengine egtb verify --variant $(EGTB_VARIANT) $(if $(EGTB_DIR),--dir $(EGTB_DIR))

@@ -98,6 +98,7 @@ var commands = []command{
 	{"uci", "run the UCI protocol loop on stdin/stdout (the default with no command)", runUCI},
 	{"perft", "count the leaves of the action tree", runPerft},
 	{"bench", "search a fixed set of positions; the node count is the build signature", runBench},
+	{"egtb", "endgame tables: build, verify, stats, probe (millengine egtb --help)", runEGTB},
 	{"version", "print the version", runVersion},
 	{"help", "print this help, or a command's help: help <command>", nil},
 }

@@ -105,6 +105,10 @@ func (p *Position) Result() (Result, Reason) { return p.result, p.reason }
 // blocked and will move again afterwards (StalemateAction 2).
 func (p *Position) StalemateRemoving() bool { return p.flags&flagStalemateRemoving != 0 }
 
+// BothStalemateRemoving reports whether both sides remove after a block
+// (StalemateAction 5).
+func (p *Position) BothStalemateRemoving() bool { return p.flags&flagBothStalemateRemoving != 0 }
+
 // SetGameOver ends the game with the given result. Do uses it for the rules
 // a position decides alone; Game uses it for the draw rules that need history.
 func (p *Position) SetGameOver(res Result, why Reason) {

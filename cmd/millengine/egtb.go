@@ -1,0 +1,451 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+const egtbUsage = `Usage: millengine egtb <command> [flags]
+
+Endgame tables of the moving phase (no pieces in hand), solved by the engine
+itself: win, draw or loss with the distance in turns of the side to move.
+
+Commands:
+  build    solve the missing sectors:  egtb build [--max-pieces N] [--dir D] [--variant V] [--threads T]
+  verify   re-check every entry with the engine's rules:  egtb verify [--dir D] [--variant V]
+  stats    counts per sector:  egtb stats [--dir D]
+  probe    the value of a position and of each action:  egtb probe [--dir D] --fen FEN [--variant V]
+
+Run "millengine egtb <command> --help" for a command's flags.
+`
+
+// defaultEGTBDir is the default table directory: the user's cache directory
+// plus millengine/egtb.
+func defaultEGTBDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "millengine", "egtb")
+}
+
+// egtbCommands are the subcommands of egtb.
+var egtbCommands = map[string]func(e *env, args []string) int{
+	"build": egtbBuild, "verify": egtbVerify, "stats": egtbStats, "probe": egtbProbe,
+}
+
+// runEGTB implements 'millengine egtb …'.
+func runEGTB(e *env, args []string) int {
+	if len(args) > 0 && (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+		if len(args) > 1 && egtbCommands[args[1]] != nil {
+			return egtbCommands[args[1]](e, []string{"--help"})
+		}
+		fmt.Fprint(e.stdout, egtbUsage)
+		return 0
+	}
+	if len(args) == 0 {
+		return e.usageError("egtb", "want a command: build, verify, stats or probe")
+	}
+	run := egtbCommands[args[0]]
+	if run == nil {
+		return e.usageError("egtb", fmt.Sprintf("unknown command %q (want build, verify, stats or probe)", args[0]))
+	}
+	return run(e, args[1:])
+}
+
+// egtbFlags is the flag set of an egtb subcommand, with --dir and, if
+// variant is not nil, --variant (the global --variant by default).
+func (e *env) egtbFlags(name, usage, doc string, dir, variant *string) *pflag.FlagSet {
+	fs := e.subFlags("egtb "+name, "egtb "+usage, doc)
+	fs.SortFlags = false
+	fs.StringVar(dir, "dir", defaultEGTBDir(), "table directory")
+	if variant != nil {
+		fs.StringVarP(variant, "variant", "v", e.g.variant, "rule preset: "+strings.Join(rules.PresetKeys(), ", "))
+	}
+	return fs
+}
+
+// parseEGTB parses a subcommand's flags; it returns an exit code to stop
+// with, or -1 to go on.
+func (e *env) parseEGTB(fs *pflag.FlagSet, args []string, dir *string) int {
+	if code, ok := e.parse(fs, args, false); !ok {
+		return code
+	}
+	if *dir == "" {
+		return e.usageError(fs.Name(), "no default table directory (no user cache directory): give --dir")
+	}
+	return -1
+}
+
+// variantRules returns the rules of a preset.
+func variantRules(name string) (rules.Rules, error) {
+	p, ok := rules.PresetByName(name)
+	if !ok {
+		return rules.Rules{}, fmt.Errorf("--variant %q: unknown variant (want one of %s)", name, strings.Join(rules.PresetKeys(), ", "))
+	}
+	return p.Rules, nil
+}
+
+// variantParams returns the table parameters of a preset.
+func variantParams(name string) (egtb.Params, error) {
+	r, err := variantRules(name)
+	if err != nil {
+		return egtb.Params{}, err
+	}
+	p, err := egtb.ParamsOf(&r)
+	if err != nil {
+		return p, fmt.Errorf("--variant %s: %w", name, err)
+	}
+	return p, nil
+}
+
+// progressBar draws the solver's progress on one line of stderr: rewritten
+// in place on a terminal, else a line every few seconds.
+type progressBar struct {
+	w        io.Writer
+	term     bool
+	mu       sync.Mutex
+	phase    string
+	start    time.Time // of the phase
+	last     time.Time // last drawn
+	width    int
+	interval time.Duration
+}
+
+func newProgressBar(w io.Writer) *progressBar {
+	b := &progressBar{w: w, term: isTerminal(w), interval: 5 * time.Second}
+	if b.term {
+		b.interval = 100 * time.Millisecond
+	}
+	return b
+}
+
+// update is an egtb.Progress.
+func (b *progressBar) update(phase string, done, total uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := time.Now()
+	if phase != b.phase {
+		b.phase, b.start = phase, now
+	}
+	if now.Sub(b.last) < b.interval {
+		return
+	}
+	b.last = now
+	s := "egtb " + phase
+	if total > 0 {
+		el := now.Sub(b.start).Seconds()
+		s += fmt.Sprintf(" %5.1f%%", 100*float64(done)/float64(total))
+		if el > 0.05 && done > 0 {
+			rate := float64(done) / el
+			eta := time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second)
+			s += fmt.Sprintf("  %.2f M/s  ETA %s", rate/1e6, eta)
+		}
+	}
+	b.draw(s)
+}
+
+func (b *progressBar) draw(s string) {
+	if !b.term {
+		fmt.Fprintln(b.w, s)
+		return
+	}
+	pad := ""
+	if n := b.width - len(s); n > 0 {
+		pad = strings.Repeat(" ", n)
+	}
+	b.width = len(s)
+	fmt.Fprintf(b.w, "\r%s%s", s, pad)
+}
+
+// clear removes the line from a terminal.
+func (b *progressBar) clear() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.term && b.width > 0 {
+		fmt.Fprintf(b.w, "\r%s\r", strings.Repeat(" ", b.width))
+		b.width = 0
+	}
+}
+
+func egtbBuild(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	var dir, variant string
+	fs := e.egtbFlags("build", "build [--max-pieces N] [--dir D] [--variant V] [--threads T]",
+		"Solves every missing sector with at most N pieces on the board, in dependency order, and\n"+
+			"writes one file per sector (atomically: a finished sector is never lost, an interrupted one\n"+
+			"is solved again by the next build). Prints a line per sector on stdout, progress on stderr.",
+		&dir, &variant)
+	maxPieces := fs.IntP("max-pieces", "n", egtb.MaxPieces, "most pieces on the board (both sides)")
+	threads := fs.IntP("threads", "t", 0, "solver goroutines (default: one per CPU)")
+	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
+		return c
+	}
+	p, err := variantParams(variant)
+	if err != nil {
+		return e.usageError("egtb build", err.Error())
+	}
+	if *maxPieces < 2*p.MinPieces || *maxPieces > egtb.MaxPieces {
+		return e.usageError("egtb build", fmt.Sprintf("--max-pieces %d is out of range %d..%d", *maxPieces, 2*p.MinPieces, egtb.MaxPieces))
+	}
+	if err := checkRange("--threads", *threads, 0, 1024); err != nil {
+		return e.usageError("egtb build", err.Error())
+	}
+	ctx := e.ctx
+	bar := newProgressBar(stderr)
+	start := time.Now()
+	var size int64
+	var n, maxCnt int
+	tb, err := egtb.Build(ctx, egtb.BuildOptions{
+		Dir: dir, Params: p, MaxPieces: *maxPieces, Threads: *threads, Progress: bar.update,
+		Warn: func(s string) { bar.clear(); fmt.Fprintf(stderr, "egtb build: %s\n", s) },
+	}, func(r egtb.SectorReport) {
+		bar.clear()
+		size += r.Size
+		n++
+		maxCnt = max(maxCnt, r.MaxCounter)
+		fmt.Fprintln(stdout, sectorLine(r))
+	})
+	bar.clear()
+	if err != nil {
+		fmt.Fprintf(stderr, "egtb build: %v\n", err)
+		var ie *egtb.InterruptedError
+		if errors.As(err, &ie) {
+			return 130
+		}
+		return 1
+	}
+	tb.Close()
+	fmt.Fprintf(stdout, "%s: sectors %d, %.1f MB in %s, %s", p.Name(), n, float64(size)/(1<<20), dir, seconds(time.Since(start)))
+	if maxCnt > 0 {
+		fmt.Fprintf(stdout, " (largest move counter %d of 255)", maxCnt)
+	}
+	fmt.Fprintln(stdout)
+	return 0
+}
+
+// sectorLine is build's report line of a sector.
+func sectorLine(r egtb.SectorReport) string {
+	st := r.Stats
+	s := fmt.Sprintf("%s: positions %d, wins %d, draws %d, losses %d, longest win %d", r.Spec, st.Positions, st.Wins, st.Draws, st.Losses, st.LongestWin)
+	switch {
+	case r.Existing:
+		return s + ", already built"
+	case r.Partner != r.Spec:
+		return s + fmt.Sprintf(", %s (solved with %s)", seconds(r.Elapsed), r.Partner)
+	}
+	return s + ", " + seconds(r.Elapsed)
+}
+
+func seconds(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
+
+// paramSets lists the parameter sets with files in dir, or only the
+// variant's set when variant is not empty.
+func paramSets(dir, variant string) ([]egtb.Params, error) {
+	if variant != "" {
+		p, err := variantParams(variant)
+		if err != nil {
+			return nil, err
+		}
+		return []egtb.Params{p}, nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	seen := map[string]egtb.Params{}
+	for _, e := range ents {
+		if p, _, ok := egtb.ParseFileName(e.Name()); ok {
+			seen[p.Name()] = p
+		}
+	}
+	var out []egtb.Params
+	for _, p := range seen {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out, nil
+}
+
+func egtbVerify(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	var dir, variant string
+	fs := e.egtbFlags("verify", "verify [--dir D] [--variant V] [--threads T] [--step N]",
+		"Re-checks every entry of every sector against its successors, generated and played by the\n"+
+			"engine's own movegen and position code, and the counts against the file headers. Prints\n"+
+			"per sector OK or the first mismatches; exits 1 if anything is wrong. Without --variant it\n"+
+			"checks every rule set found in the directory.",
+		&dir, &variant)
+	fs.Lookup("variant").DefValue = ""
+	threads := fs.IntP("threads", "t", 0, "goroutines (default: one per CPU)")
+	limit := fs.Int("show", 5, "mismatches to show per sector")
+	step := fs.Uint32("step", 1, "check every N-th entry only (a quick sample; 1 checks all)")
+	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
+		return c
+	}
+	if !fs.Changed("variant") {
+		variant = ""
+	}
+	sets, err := paramSets(dir, variant)
+	if err != nil {
+		return e.usageError("egtb verify", err.Error())
+	}
+	ctx := e.ctx
+	bar := newProgressBar(stderr)
+	code, sectors := 0, 0
+	for _, p := range sets {
+		tb, err := egtb.OpenParams(dir, p)
+		if err != nil {
+			fmt.Fprintf(stderr, "egtb verify: %v\n", err)
+			return 1
+		}
+		for _, s := range tb.Sectors() {
+			sectors++
+			start := time.Now()
+			res, err := tb.Verify(ctx, s, egtb.VerifyOptions{Threads: *threads, Limit: *limit, Step: *step, Progress: bar.update})
+			bar.clear()
+			if err != nil {
+				tb.Close()
+				fmt.Fprintf(stderr, "egtb verify: %v\n", err)
+				return 1
+			}
+			info, _ := tb.Info(s)
+			counted := tb.SectorStats(s)
+			switch {
+			case res.Bad == 0 && counted == info.Header:
+				fmt.Fprintf(stdout, "%s %s: OK, %d entries, %s\n", p.Name(), s, res.Checked, seconds(time.Since(start)))
+			default:
+				code = 1
+				fmt.Fprintf(stdout, "%s %s: FAILED, %d of %d entries wrong\n", p.Name(), s, res.Bad, res.Checked)
+				for _, m := range res.First {
+					fmt.Fprintf(stdout, "  %s\n", m)
+				}
+				if counted != info.Header {
+					fmt.Fprintf(stdout, "  counts %+v differ from the header's %+v\n", counted, info.Header)
+				}
+			}
+		}
+		tb.Close()
+	}
+	if sectors == 0 {
+		fmt.Fprintf(stderr, "egtb verify: no tables in %s\n", dir)
+		return 1
+	}
+	return code
+}
+
+func egtbStats(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	var dir string
+	fs := e.egtbFlags("stats", "stats [--dir D]",
+		"Per sector: positions (every placement, no symmetry reduction) and stored positions, slots\n"+
+			"and the share used by the index, wins/draws/losses (of every placement, no pending removal),\n"+
+			"the longest win and the file size.",
+		&dir, nil)
+	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
+		return c
+	}
+	sets, err := paramSets(dir, "")
+	if err != nil {
+		fmt.Fprintf(stderr, "egtb stats: %v\n", err)
+		return 1
+	}
+	if len(sets) == 0 {
+		fmt.Fprintf(stderr, "egtb stats: no tables in %s\n", dir)
+		return 1
+	}
+	for i, p := range sets {
+		tb, err := egtb.OpenParams(dir, p)
+		if err != nil {
+			fmt.Fprintf(stderr, "egtb stats: %v\n", err)
+			return 1
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "%s (%s)\n", p.Name(), p)
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "sector\tpositions\tstored\tslots\tused\twins\tdraws\tlosses\tlongest win\tbytes\t")
+		var tot egtb.SolveStats
+		var size int64
+		for _, s := range tb.Sectors() {
+			st := tb.SectorStats(s)
+			info, _ := tb.Info(s)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.3f\t%d\t%d\t%d\t%d\t%d\t\n", s, st.Positions, st.Stored, st.Slots,
+				float64(st.Stored)/float64(st.Slots), st.Wins, st.Draws, st.Losses, st.LongestWin, info.Size)
+			tot.Positions += st.Positions
+			tot.Stored += st.Stored
+			tot.Slots += st.Slots
+			tot.Wins += st.Wins
+			tot.Draws += st.Draws
+			tot.Losses += st.Losses
+			tot.LongestWin = max(tot.LongestWin, st.LongestWin)
+			size += info.Size
+		}
+		if tot.Slots > 0 {
+			fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%.3f\t%d\t%d\t%d\t%d\t%d\t\n", tot.Positions, tot.Stored, tot.Slots,
+				float64(tot.Stored)/float64(tot.Slots), tot.Wins, tot.Draws, tot.Losses, tot.LongestWin, size)
+		}
+		tw.Flush()
+		tb.Close()
+	}
+	return 0
+}
+
+func egtbProbe(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	var dir, variant string
+	fs := e.egtbFlags("probe", "probe [--dir D] --fen FEN [--variant V]",
+		"Prints 'value: win D', 'value: loss D', 'value: draw' or 'value: unknown <reason>' for the\n"+
+			"side to move, then one line per legal action, 'TOKEN: win D' …, from the view of the side\n"+
+			"to move before the action, best first (shortest win … draw … longest loss, then unknown).",
+		&dir, &variant)
+	fen := fs.String("fen", "", "the position (required)")
+	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
+		return c
+	}
+	if *fen == "" {
+		return e.usageError("egtb probe", "--fen is required")
+	}
+	r, err := variantRules(variant)
+	if err != nil {
+		return e.usageError("egtb probe", err.Error())
+	}
+	p, err := position.ParseFEN(&r, *fen)
+	if err != nil {
+		return e.usageError("egtb probe", err.Error())
+	}
+	tb, err := egtb.Open(dir, &r)
+	if err != nil {
+		fmt.Fprintf(stderr, "egtb probe: %v\n", err)
+		return 1
+	}
+	defer tb.Close()
+	if v, ok := tb.Probe(&r, &p); ok {
+		fmt.Fprintf(stdout, "value: %s\n", v)
+	} else {
+		fmt.Fprintf(stdout, "value: unknown %s\n", tb.Why(&r, &p))
+	}
+	for _, a := range tb.Actions(&r, &p) {
+		if a.Known {
+			fmt.Fprintf(stdout, "%s: %s\n", a.Move, a.Value)
+		} else {
+			fmt.Fprintf(stdout, "%s: unknown\n", a.Move)
+		}
+	}
+	return 0
+}

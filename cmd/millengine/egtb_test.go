@@ -1,0 +1,153 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// probe3v3 is the exact output of 'egtb probe' for White to move with a7 d7
+// a1 against c5 e3 f2: two flies close a mill at once (win 1), the rest are
+// ordered from the shortest win to the longest loss, ties by token.
+const probe3v3 = `value: win 1
+a1-g7: win 1
+d7-a4: win 1
+a1-a4: win 2
+a1-d5: win 2
+a1-d6: win 2
+d7-d1: win 2
+d7-g1: win 2
+d7-g7: win 2
+a1-b4: win 3
+a1-b6: win 3
+a1-c4: win 3
+a1-d1: win 3
+a1-f6: win 3
+a1-g1: win 3
+a7-d1: win 3
+a7-d5: win 3
+a7-g1: win 3
+a7-g7: win 3
+d7-d2: win 3
+d7-d3: win 3
+d7-d5: win 3
+d7-d6: win 3
+d7-g4: win 3
+a1-b2: win 4
+a1-d2: win 4
+a1-d3: win 4
+d7-b2: win 4
+d7-b4: win 4
+d7-b6: win 4
+d7-c3: win 4
+d7-c4: win 4
+d7-e4: win 4
+d7-e5: win 4
+d7-f4: win 4
+d7-f6: win 4
+a7-a4: win 6
+a1-f4: win 7
+a1-g4: win 7
+a1-c3: win 10
+a1-e4: win 10
+a1-e5: win 10
+a7-d6: loss 7
+a7-b2: loss 2
+a7-b4: loss 2
+a7-b6: loss 2
+a7-c3: loss 2
+a7-c4: loss 2
+a7-d2: loss 2
+a7-d3: loss 2
+a7-e4: loss 2
+a7-e5: loss 2
+a7-f4: loss 2
+a7-f6: loss 2
+a7-g4: loss 2
+`
+
+const fen3v3 = "***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1"
+
+func TestEGTBCommands(t *testing.T) {
+	dir := t.TempDir()
+	step := "1"
+	if raceEnabled {
+		step = "41" // a sample: a full check of 3v3 is slow under the race detector
+	}
+	steps := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // regexp the whole stdout must match
+		stderr string // substring of stderr
+	}{
+		{"build", []string{"egtb", "build", "--dir", dir, "--max-pieces", "6"}, 0,
+			`^3v3: positions 2691920, wins 2232160, draws 4112, losses 455648, longest win 13, \d+\.\d s\n` +
+				`plain-fly3-min3: sectors 1, 0\.2 MB in ` + regexp.QuoteMeta(dir) + `, \d+\.\d s \(largest move counter \d+ of 255\)\n$`, ""},
+		{"build again", []string{"egtb", "build", "--dir", dir, "--max-pieces", "6"}, 0,
+			`^3v3: positions 2691920, wins 2232160, draws 4112, losses 455648, longest win 13, already built\n`, ""},
+		{"probe", []string{"egtb", "probe", "--dir", dir, "--fen", fen3v3}, 0, "^" + regexp.QuoteMeta(probe3v3) + "$", ""},
+		{"probe pending removal", []string{"egtb", "probe", "--dir", dir, "--fen", "***@@@**/*****@**/OO*****O w m r 3 0 4 0 1 0 0 0 0 0 0 0 1"}, 0,
+			"^value: loss 2\nxb2: loss 2\n$", ""},
+		{"probe other rules", []string{"--variant", "twelve-mens-morris", "egtb", "probe", "--dir", dir, "--fen", fen3v3}, 0,
+			`^value: unknown sector 3v3 is not built \(diag-fly3-min3-3v3\.egtb in .*\)\n` +
+				`a1-g7: win 1\nd7-a4: win 1\n(\S+: unknown\n){52}$`, ""}, // a mill that leaves two pieces needs no table
+		{"probe placing", []string{"egtb", "probe", "--dir", dir, "--fen", "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1"}, 0,
+			`^value: unknown pieces in hand: the tables cover the moving phase only\n(\w\d: unknown\n){24}$`, ""},
+		{"stats", []string{"egtb", "stats", "--dir", dir}, 0,
+			`(?s)^plain-fly3-min3 \(HasDiagonalLines=false MayFly=true flyPieceCount=3 PiecesAtLeastCount=3 .*\n` +
+				` +sector +positions +stored +slots +used +wins +draws +losses +longest win +bytes\n` +
+				` +3v3 +2691920 +169626 +210140 +0\.807 +2232160 +4112 +455648 +13 +210268\n +total .*\n$`, ""},
+		{"verify", []string{"egtb", "verify", "--dir", dir, "--step", step}, 0, `^plain-fly3-min3 3v3: OK, \d+ entries, \d+\.\d s\n$`, ""},
+		{"help", []string{"egtb", "build", "--help"}, 0, `^Usage: millengine egtb build `, ""},
+		{"help egtb probe", []string{"help", "egtb"}, 0, `^Usage: millengine egtb <command>`, ""},
+		{"egtb help probe", []string{"egtb", "help", "probe"}, 0, `^Usage: millengine egtb probe `, ""},
+		{"usage", []string{"egtb"}, 2, `^$`, "millengine egtb: want a command: build, verify, stats or probe (see millengine egtb --help)"},
+		{"unknown", []string{"egtb", "frob"}, 2, `^$`, `millengine egtb: unknown command "frob" (want build, verify, stats or probe) (see millengine egtb --help)`},
+		{"bad flag", []string{"egtb", "stats", "--frob"}, 2, `^$`, `millengine egtb stats: unknown flag: --frob (see millengine egtb stats --help)`},
+		{"no fen", []string{"egtb", "probe", "--dir", dir}, 2, `^$`, "--fen is required"},
+		{"bad fen", []string{"egtb", "probe", "--dir", dir, "--fen", "x"}, 2, `^$`, "fen field 2"},
+		{"max pieces", []string{"egtb", "build", "--dir", dir, "--max-pieces", "11"}, 2, `^$`, "--max-pieces 11 is out of range 6..10"},
+		{"not covered", []string{"egtb", "build", "--dir", dir, "--variant", "russian-mill"}, 2, `^$`, "--variant russian-mill: rules not covered by the endgame tables: OneTimeUseMill"},
+		{"no tables", []string{"egtb", "verify", "--dir", filepath.Join(dir, "none")}, 1, `^$`, "no tables in"},
+	}
+	for _, tc := range steps {
+		code, stdout, stderr := runCmd(t, "", tc.args...)
+		if code != tc.code {
+			t.Fatalf("%s: exit %d, want %d; stderr %q", tc.name, code, tc.code, stderr)
+		}
+		if !regexp.MustCompile(tc.stdout).MatchString(stdout) {
+			t.Fatalf("%s: stdout\n%s\ndoes not match %q", tc.name, stdout, tc.stdout)
+		}
+		if !strings.Contains(stderr, tc.stderr) {
+			t.Fatalf("%s: stderr %q does not contain %q", tc.name, stderr, tc.stderr)
+		}
+	}
+	// A damaged file is refused by every command, naming the file.
+	path := filepath.Join(dir, "plain-fly3-min3-3v3.egtb")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-7] ^= 1
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"egtb", "verify", "--dir", dir},
+		{"egtb", "stats", "--dir", dir},
+		{"egtb", "probe", "--dir", dir, "--fen", fen3v3},
+	} {
+		code, stdout, stderr := runCmd(t, "", args...)
+		if code != 1 || stdout != "" || !strings.Contains(stderr, path+": data checksum mismatch") {
+			t.Errorf("%v on a damaged file: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+	// The build solves it again.
+	code, stdout, stderr := runCmd(t, "", "egtb", "build", "--dir", dir, "--max-pieces", "6")
+	if code != 0 || !strings.Contains(stderr, "data checksum mismatch") || !strings.Contains(stderr, "; solving it again") || strings.Contains(stdout, "already built") {
+		t.Errorf("build over a damaged file: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}

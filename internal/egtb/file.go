@@ -1,0 +1,271 @@
+package egtb
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+)
+
+// The file of one sector (little endian, 128-byte header, then one value byte
+// per slot in slot order):
+//
+//	offset size  field
+//	0      8     magic "MILLEGTB"
+//	8      2     format version (1)
+//	10     2     index scheme (1: canonical mover's set rank · C(24−m, o) + colex rank of the other's set)
+//	12     2     header size (128)
+//	14     2     reserved (0)
+//	16     1     HasDiagonalLines (0/1)
+//	17     1     MayFly (0/1)
+//	18     1     flyPieceCount (0 when nobody flies)
+//	19     1     PiecesAtLeastCount
+//	20     1     MayRemoveFromMillsAlways (0/1)
+//	21     1     MayRemoveMultiple (0/1)
+//	22     1     StalemateAction (0)
+//	23     1     reserved (0)
+//	24     1     m: pieces of the side to move
+//	25     1     o: pieces of the other side
+//	26     6     reserved (0)
+//	32     8     slots (the entry count)
+//	40     8     used slots
+//	48     4     CRC-32C (Castagnoli) of the data
+//	52     4     reserved (0)
+//	56     8×4   positions, wins, draws, losses (raw, weighted by orbit size)
+//	88     2     longest win (turns)
+//	90     2     longest loss (turns)
+//	92     32    reserved (0)
+//	124    4     CRC-32C of bytes 0–123
+//
+// Values: 0 draw, 2d win d, 2d+1 loss d, 0xFF an unused slot.
+
+const (
+	fileMagic     = "MILLEGTB"
+	fileVersion   = 1
+	indexScheme   = 1
+	headerSize    = 128
+	fileExtension = ".egtb"
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// header is the decoded header of a sector file.
+type header struct {
+	params Params
+	m, o   int
+	slots  uint64
+	stored uint64
+	crc    uint32
+	stats  SolveStats
+}
+
+func b2u(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (h *header) encode() []byte {
+	buf := make([]byte, headerSize)
+	copy(buf, fileMagic)
+	le := binary.LittleEndian
+	le.PutUint16(buf[8:], fileVersion)
+	le.PutUint16(buf[10:], indexScheme)
+	le.PutUint16(buf[12:], headerSize)
+	p := h.params
+	buf[16], buf[17], buf[18], buf[19] = b2u(p.Diagonal), b2u(p.Fly > 0), byte(p.Fly), byte(p.MinPieces)
+	buf[20], buf[21], buf[22] = b2u(p.RemoveFromMills), b2u(p.RemoveMultiple), 0
+	buf[24], buf[25] = byte(h.m), byte(h.o)
+	le.PutUint64(buf[32:], h.slots)
+	le.PutUint64(buf[40:], h.stored)
+	le.PutUint32(buf[48:], h.crc)
+	le.PutUint64(buf[56:], h.stats.Positions)
+	le.PutUint64(buf[64:], h.stats.Wins)
+	le.PutUint64(buf[72:], h.stats.Draws)
+	le.PutUint64(buf[80:], h.stats.Losses)
+	le.PutUint16(buf[88:], uint16(h.stats.LongestWin))
+	le.PutUint16(buf[90:], uint16(h.stats.LongestLoss))
+	le.PutUint32(buf[124:], crc32.Checksum(buf[:124], castagnoli))
+	return buf
+}
+
+// parseHeader decodes and checks a header on its own (not against a file
+// name or the data).
+func parseHeader(buf []byte) (header, error) {
+	var h header
+	if len(buf) < headerSize {
+		return h, fmt.Errorf("truncated: %d bytes, shorter than the %d-byte header", len(buf), headerSize)
+	}
+	if string(buf[:8]) != fileMagic {
+		return h, fmt.Errorf("bad magic %q (want %q): not an endgame table file", buf[:8], fileMagic)
+	}
+	le := binary.LittleEndian
+	if got, want := le.Uint32(buf[124:]), crc32.Checksum(buf[:124], castagnoli); got != want {
+		return h, fmt.Errorf("header checksum mismatch (stored %08x, computed %08x)", got, want)
+	}
+	if v := le.Uint16(buf[8:]); v != fileVersion {
+		return h, fmt.Errorf("format version %d (this build reads %d)", v, fileVersion)
+	}
+	if v := le.Uint16(buf[10:]); v != indexScheme {
+		return h, fmt.Errorf("index scheme %d (this build uses %d)", v, indexScheme)
+	}
+	if v := le.Uint16(buf[12:]); v != headerSize {
+		return h, fmt.Errorf("header size %d (want %d)", v, headerSize)
+	}
+	for _, r := range [][2]int{{14, 16}, {23, 24}, {26, 32}, {52, 56}, {92, 124}} {
+		for i := r[0]; i < r[1]; i++ {
+			if buf[i] != 0 {
+				return h, fmt.Errorf("reserved header byte %d is %d, want 0", i, buf[i])
+			}
+		}
+	}
+	for _, i := range []int{16, 17, 20, 21} {
+		if buf[i] > 1 {
+			return h, fmt.Errorf("header byte %d is %d, want 0 or 1", i, buf[i])
+		}
+	}
+	if buf[22] != 0 {
+		return h, fmt.Errorf("StalemateAction %d: only 0 is supported", buf[22])
+	}
+	h.params = Params{Diagonal: buf[16] == 1, Fly: int(buf[18]), MinPieces: int(buf[19]),
+		RemoveFromMills: buf[20] == 1, RemoveMultiple: buf[21] == 1}
+	if (buf[17] == 1) != (h.params.Fly > 0) || !h.params.valid() {
+		return h, fmt.Errorf("invalid rule parameters (MayFly %d, flyPieceCount %d, PiecesAtLeastCount %d)", buf[17], buf[18], buf[19])
+	}
+	h.m, h.o = int(buf[24]), int(buf[25])
+	if h.m < h.params.MinPieces || h.o < h.params.MinPieces || h.m > maxSetSize || h.m+h.o > MaxPieces {
+		return h, fmt.Errorf("invalid sector %dv%d", h.m, h.o)
+	}
+	h.slots = le.Uint64(buf[32:])
+	h.stored = le.Uint64(buf[40:])
+	h.crc = le.Uint32(buf[48:])
+	h.stats = SolveStats{
+		Positions: le.Uint64(buf[56:]), Wins: le.Uint64(buf[64:]), Draws: le.Uint64(buf[72:]), Losses: le.Uint64(buf[80:]),
+		LongestWin: int(le.Uint16(buf[88:])), LongestLoss: int(le.Uint16(buf[90:])),
+		Stored: h.stored, Slots: h.slots,
+	}
+	if want := uint64(newSector(h.m, h.o).size); h.slots != want {
+		return h, fmt.Errorf("entry count %d, want %d for sector %dv%d", h.slots, want, h.m, h.o)
+	}
+	if h.stored > h.slots {
+		return h, fmt.Errorf("used slots %d exceed the entry count %d", h.stored, h.slots)
+	}
+	return h, nil
+}
+
+// FileName returns the file name of a sector: "plain-fly3-min3-3v4.egtb".
+func FileName(p Params, s SectorSpec) string {
+	return fmt.Sprintf("%s-%dv%d%s", p.Name(), s.M, s.O, fileExtension)
+}
+
+var fileNameRE = regexp.MustCompile(`^(plain|diag)-(nofly|fly[34])-min([345])((?:-anymill)?)((?:-multi)?)-(\d+)v(\d+)\.egtb$`)
+
+// ParseFileName reads a sector file's name back into its parameters and sector.
+func ParseFileName(name string) (Params, SectorSpec, bool) {
+	f := fileNameRE.FindStringSubmatch(name)
+	if f == nil {
+		return Params{}, SectorSpec{}, false
+	}
+	p := Params{Diagonal: f[1] == "diag", RemoveFromMills: f[4] != "", RemoveMultiple: f[5] != ""}
+	if f[2] != "nofly" {
+		p.Fly = int(f[2][3] - '0')
+	}
+	p.MinPieces = int(f[3][0] - '0')
+	m, _ := strconv.Atoi(f[6])
+	o, _ := strconv.Atoi(f[7])
+	if !p.valid() || p.Name()+"-" != name[:len(p.Name())+1] {
+		return Params{}, SectorSpec{}, false
+	}
+	return p, SectorSpec{m, o}, true
+}
+
+// writeSector writes a sector's data to path atomically: a temporary file in
+// the same directory, synced, then renamed over path.
+func writeSector(path string, p Params, sec *sector, data []byte, st SolveStats) (err error) {
+	h := header{params: p, m: sec.m, o: sec.o, slots: uint64(sec.size), stored: st.Stored,
+		crc: crc32.Checksum(data, castagnoli), stats: st}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(h.encode()); err != nil {
+		return err
+	}
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	if d, e := os.Open(filepath.Dir(path)); e == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// FileError is a sector file that cannot be used, and why.
+type FileError struct {
+	Path   string
+	Reason string
+}
+
+func (e *FileError) Error() string { return fmt.Sprintf("endgame table %s: %s", e.Path, e.Reason) }
+
+// errDamaged is matched by errors.Is for every FileError.
+var errDamaged = errors.New("damaged endgame table")
+
+// Is makes errors.Is(err, ErrDamaged) true for a FileError.
+func (e *FileError) Is(target error) bool { return target == errDamaged }
+
+// ErrDamaged is the error every refused file matches (errors.Is).
+var ErrDamaged = errDamaged
+
+// checkFile checks a whole sector file (header, size, data checksum) against
+// the parameters and sector its name promises. It returns the header.
+func checkFile(path string, buf []byte, p Params, s SectorSpec) (header, error) {
+	h, err := parseHeader(buf)
+	if err != nil {
+		return h, &FileError{path, err.Error()}
+	}
+	if h.params != p {
+		return h, &FileError{path, fmt.Sprintf("solved under other rules (%s), its name says %s", h.params.Name(), p.Name())}
+	}
+	if h.m != s.M || h.o != s.O {
+		return h, &FileError{path, fmt.Sprintf("holds sector %dv%d, its name says %s", h.m, h.o, s)}
+	}
+	if want := uint64(headerSize) + h.slots; uint64(len(buf)) != want {
+		what := "truncated"
+		if uint64(len(buf)) > want {
+			what = "too long"
+		}
+		return h, &FileError{path, fmt.Sprintf("%s: %d bytes, want %d", what, len(buf), want)}
+	}
+	data := buf[headerSize:]
+	if c := crc32.Checksum(data, castagnoli); c != h.crc {
+		return h, &FileError{path, fmt.Sprintf("data checksum mismatch (stored %08x, computed %08x)", h.crc, c)}
+	}
+	if n := h.slots - uint64(bytes.Count(data, []byte{unused})); n != h.stored {
+		return h, &FileError{path, fmt.Sprintf("used slots %d, the data has %d", h.stored, n)}
+	}
+	return h, nil
+}

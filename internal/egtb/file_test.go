@@ -1,0 +1,207 @@
+package egtb
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// file3v3 returns the bytes of the shared standard 3v3 file.
+func file3v3(t testing.TB) []byte {
+	b, err := os.ReadFile(filepath.Join(sharedDir(t), FileName(Standard, SectorSpec{3, 3})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// resign recomputes the header checksum after a header edit.
+func resign(b []byte) []byte {
+	binary.LittleEndian.PutUint32(b[124:], crc32.Checksum(b[:124], castagnoli))
+	return b
+}
+
+// Open refuses every kind of damage with an error that names the file and
+// the fault, and never loads a damaged file.
+func TestOpenRefusesDamagedFiles(t *testing.T) {
+	good := file3v3(t)
+	name := FileName(Standard, SectorSpec{3, 3})
+	diag := Params{Diagonal: true, Fly: 3, MinPieces: 3}
+	tests := []struct {
+		name   string
+		file   string // the file name (default: the standard 3v3)
+		edit   func([]byte) []byte
+		reason string
+	}{
+		{"flipped data byte", "", func(b []byte) []byte { b[headerSize+1000] ^= 0x04; return b }, "data checksum mismatch"},
+		{"flipped header byte", "", func(b []byte) []byte { b[40] ^= 0x01; return b }, "header checksum mismatch"},
+		{"truncated data", "", func(b []byte) []byte { return b[:len(b)-1] }, "truncated: 210267 bytes, want 210268"},
+		{"extra byte", "", func(b []byte) []byte { return append(b, 0) }, "too long"},
+		{"truncated header", "", func(b []byte) []byte { return b[:100] }, "truncated: 100 bytes, shorter than the 128-byte header"},
+		{"empty", "", func(b []byte) []byte { return nil }, "truncated: 0 bytes"},
+		{"wrong magic", "", func(b []byte) []byte { copy(b, "MILLEGTC"); return b }, "bad magic"},
+		{"future version", "", func(b []byte) []byte { b[8] = 2; return resign(b) }, "format version 2"},
+		{"other index scheme", "", func(b []byte) []byte { b[10] = 7; return resign(b) }, "index scheme 7"},
+		{"wrong entry count", "", func(b []byte) []byte { b[32]++; return resign(b) }, "entry count 210141, want 210140"},
+		{"wrong used count", "", func(b []byte) []byte { b[40]++; return resign(b) }, "used slots 169627, the data has 169626"},
+		{"other rules", "", func(b []byte) []byte { b[16] = 1; return resign(b) }, "solved under other rules (diag-fly3-min3), its name says plain-fly3-min3"},
+		{"renamed to other rules", FileName(diag, SectorSpec{3, 3}), nil, "solved under other rules (plain-fly3-min3), its name says diag-fly3-min3"},
+		{"renamed to other sector", FileName(Standard, SectorSpec{4, 4}), nil, "holds sector 3v3, its name says 4v4"},
+		{"stalemate action", "", func(b []byte) []byte { b[22] = 2; return resign(b) }, "StalemateAction 2"},
+		{"reserved byte", "", func(b []byte) []byte { b[100] = 1; return resign(b) }, "reserved header byte 100"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			b := good
+			if tc.edit != nil {
+				b = tc.edit(bytes.Clone(good))
+			}
+			fn := name
+			if tc.file != "" {
+				fn = tc.file
+			}
+			path := filepath.Join(dir, fn)
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p, _, _ := ParseFileName(fn)
+			tb, err := OpenParams(dir, p)
+			if err == nil {
+				tb.Close()
+				t.Fatalf("opened a damaged file")
+			}
+			var fe *FileError
+			if !errors.As(err, &fe) || !errors.Is(err, ErrDamaged) || fe.Path != path {
+				t.Fatalf("error %v (%T), want a FileError for %s", err, err, path)
+			}
+			if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.reason) {
+				t.Fatalf("error %q does not name %s and %q", err, path, tc.reason)
+			}
+			// Open through the rules sees the same.
+			r := p.Rules()
+			if _, err := Open(dir, &r); err == nil {
+				t.Fatalf("Open through the rules accepted it")
+			}
+		})
+	}
+	// The good file opens; a missing directory or an empty one is no error.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, name), good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := OpenParams(dir, Standard)
+	if err != nil || !tb.Has(SectorSpec{3, 3}) || len(tb.Sectors()) != 1 {
+		t.Fatalf("the good file: %v", err)
+	}
+	tb.Close()
+	for _, d := range []string{filepath.Join(dir, "missing"), t.TempDir()} {
+		tb, err := OpenParams(d, Standard)
+		if err != nil || len(tb.Sectors()) != 0 {
+			t.Fatalf("%s: %v", d, err)
+		}
+	}
+}
+
+// Probing under rules whose parameters differ from the tables' gives
+// unknown, and Why says why.
+func TestProbeOtherRules(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName(Standard, SectorSpec{3, 3})), file3v3(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	std := rules.Default()
+	tb, err := Open(dir, &std)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	fen := "O*O*****/@@@*****/O******* w m s 3 0 3 0 0 0 0 0 0 0 0 0 40"
+	for _, tc := range []struct {
+		variant string
+		edit    func(*rules.Rules)
+		ok      bool
+		why     string
+	}{
+		{"nine-mens-morris", nil, true, ""},
+		{"lasker-morris", nil, true, ""}, // same moving phase
+		{"nine-mens-morris", func(r *rules.Rules) { r.NMoveRule = 50 }, true, ""},
+		{"twelve-mens-morris", nil, false, "the tables were opened for plain-fly3-min3, these rules need diag-fly3-min3"},
+		{"cheng-san-qi", nil, false, "these rules need plain-nofly-min3"},
+		{"russian-mill", nil, false, "OneTimeUseMill depends on the game's history"},
+		{"zhi-qi", nil, false, "StalemateAction 2"},
+		{"nine-mens-morris", func(r *rules.Rules) { r.MayRemoveFromMillsAlways = true }, false, "plain-fly3-min3-anymill"},
+	} {
+		pr, _ := rules.PresetByName(tc.variant)
+		r := pr.Rules
+		if tc.edit != nil {
+			tc.edit(&r)
+		}
+		p, err := position.ParseFEN(&r, fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ok := tb.Probe(&r, &p)
+		why := tb.Why(&r, &p)
+		if ok != tc.ok || !strings.Contains(why, tc.why) || (tc.ok && why != "") {
+			t.Errorf("%s: ok %t, why %q; want %t, %q", tc.variant, ok, why, tc.ok, tc.why)
+		}
+	}
+	// Tables opened for rules that are not covered know nothing and say why.
+	zq, _ := rules.PresetByName("zhi-qi")
+	none, err := Open(dir, &zq.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := position.ParseFEN(&std, fen)
+	if _, ok := none.Probe(&std, &p); ok || !strings.Contains(none.Why(&std, &p), "not covered") {
+		t.Errorf("tables for zhi-qi: %q", none.Why(&std, &p))
+	}
+}
+
+// FuzzOpen feeds damaged files to the header parser and the file check:
+// they never panic, and whatever they accept re-encodes to the same header.
+func FuzzOpen(f *testing.F) {
+	good := file3v3(f)
+	f.Add(good[:headerSize], uint16(0), byte(0))
+	f.Add(good[:headerSize], uint16(40), byte(1))
+	f.Add(resign(func() []byte { b := bytes.Clone(good[:headerSize]); b[24] = 7; b[25] = 3; return b }()), uint16(0), byte(0))
+	f.Add(resign(func() []byte { b := bytes.Clone(good[:headerSize]); b[18] = 4; return b }()), uint16(0), byte(0))
+	f.Add(resign(func() []byte { b := bytes.Clone(good[:headerSize]); b[19] = 9; return b }()), uint16(0), byte(0))
+	f.Add([]byte("MILLEGTB"), uint16(3), byte(0xFF))
+	f.Add([]byte{}, uint16(0), byte(0))
+	f.Fuzz(func(t *testing.T, hdr []byte, pos uint16, flip byte) {
+		if len(hdr) > 4*headerSize {
+			return
+		}
+		hdr = bytes.Clone(hdr)
+		if len(hdr) > 0 {
+			hdr[int(pos)%len(hdr)] ^= flip
+		}
+		h, err := parseHeader(hdr)
+		if err != nil {
+			if len(hdr) >= headerSize && bytes.Equal(hdr[:headerSize], good[:headerSize]) {
+				t.Fatalf("the good header was refused: %v", err)
+			}
+			return
+		}
+		if again := h.encode(); !bytes.Equal(again, hdr[:headerSize]) {
+			t.Fatalf("accepted header re-encodes differently:\n%x\n%x", hdr[:headerSize], again)
+		}
+		// A whole file made of this header and the good data, checked as the
+		// standard 3v3 file: accepted only if every field but the counts kept
+		// for information (56–91) is the good file's.
+		file := append(bytes.Clone(hdr[:headerSize]), good[headerSize:]...)
+		if _, err := checkFile("fuzz.egtb", file, Standard, SectorSpec{3, 3}); err == nil && !bytes.Equal(file[:56], good[:56]) {
+			t.Fatalf("accepted a file that is not the good one:\n%x", file[:headerSize])
+		}
+	})
+}

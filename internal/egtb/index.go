@@ -1,0 +1,243 @@
+package egtb
+
+import (
+	"fmt"
+	"math/bits"
+	"sync"
+
+	bb "github.com/millengine/millengine/internal/bitboard"
+)
+
+// The index of a sector (m pieces for the side to move, o for the other side).
+//
+// A position is the pair (mover's set, other's set). It is first brought to
+// canonical form: of its 16 images under the board's symmetries, those whose
+// mover's set is the least (as a 24-bit number) are kept, and of these the one
+// whose other's set is the least. The canonical mover's sets of m pieces are
+// numbered in increasing order in a small table; the other's set is ranked
+// combinatorially (colexicographic rank) among the 24−m points the mover does
+// not hold. So
+//
+//	slot = canonicalMoverIndex · C(24−m, o) + rank(other's set among the free points)
+//
+// Every position has exactly one slot. A slot whose mover's set has a
+// non-trivial stabiliser and whose other's set is not the least of its images
+// under that stabiliser is never used (it is a symmetric duplicate of another
+// slot); such slots hold Unused in the files.
+
+// maxSetSize is the largest set size the mover tables are built for: the
+// canonical index must fit in 16 bits.
+const maxSetSize = 8
+
+// binom[n][k] = C(n, k) for n ≤ 24, k ≤ 12.
+var binom [25][13]uint32
+
+func init() {
+	for n := 0; n <= 24; n++ {
+		binom[n][0] = 1
+		for k := 1; k <= 12 && k <= n; k++ {
+			binom[n][k] = binom[n-1][k-1]
+			if k <= n-1 {
+				binom[n][k] += binom[n-1][k]
+			}
+		}
+	}
+}
+
+// colex returns the colexicographic rank of s among the sets of its size:
+// the sum of C(p_i, i+1) over its points p_0 < p_1 < …. Sets of one size
+// ordered by rank are ordered as numbers.
+func colex(s bb.Bitboard) uint32 {
+	var r uint32
+	for k := 1; s != 0; k++ {
+		r += binom[bits.TrailingZeros32(uint32(s))][k]
+		s &= s - 1
+	}
+	return r
+}
+
+// unrankColex returns the k-set of points below n whose colex rank is j.
+func unrankColex(j uint32, k, n int) uint32 {
+	var c uint32
+	p := n - 1
+	for ; k > 0; k-- {
+		for binom[p][k] > j {
+			p--
+		}
+		c |= 1 << p
+		j -= binom[p][k]
+		p--
+	}
+	return c
+}
+
+// compress returns s with the points of used squeezed out: bit i of the result
+// is the i-th point not in used. s and used must be disjoint.
+func compress(s, used bb.Bitboard) uint32 {
+	var c uint32
+	for s != 0 {
+		p := bits.TrailingZeros32(uint32(s))
+		s &= s - 1
+		c |= 1 << (p - bits.OnesCount32(uint32(used)&(1<<p-1)))
+	}
+	return c
+}
+
+// deposit is compress's inverse: it spreads the bits of c over the points
+// not in used, in order.
+func deposit(c uint32, used bb.Bitboard) bb.Bitboard {
+	var out bb.Bitboard
+	free := bb.Full &^ used
+	for ; c != 0; c >>= 1 {
+		if c&1 != 0 {
+			out |= free & -free
+		}
+		free &= free - 1
+	}
+	return out
+}
+
+// rankFree returns the colex rank of other among the points not in mover.
+func rankFree(other, mover bb.Bitboard) uint32 {
+	var r uint32
+	for k := 1; other != 0; k++ {
+		p := bits.TrailingZeros32(uint32(other))
+		other &= other - 1
+		r += binom[p-bits.OnesCount32(uint32(mover)&(1<<p-1))][k]
+	}
+	return r
+}
+
+// setTable numbers the canonical sets of n points.
+type setTable struct {
+	n    int
+	sets []bb.Bitboard // the canonical sets (least of their images), increasing
+	// info[colex(s)] = canonical index of s << 16 | mask of the symmetries
+	// that map s onto its canonical set.
+	info []uint32
+}
+
+var (
+	setTables    [maxSetSize + 1]*setTable
+	setTableOnce [maxSetSize + 1]sync.Once
+)
+
+// setsOf returns the table of canonical sets of n points (built once).
+func setsOf(n int) *setTable {
+	if n < 1 || n > maxSetSize {
+		panic(fmt.Sprintf("egtb: no set table for %d points (1..%d)", n, maxSetSize))
+	}
+	setTableOnce[n].Do(func() { setTables[n] = buildSetTable(n) })
+	return setTables[n]
+}
+
+func buildSetTable(n int) *setTable {
+	t := &setTable{n: n, info: make([]uint32, binom[24][n])}
+	// Gosper's hack visits the n-sets in increasing order, which is colex order.
+	s := uint32(1)<<n - 1
+	for r := uint32(0); r < binom[24][n]; r++ {
+		least := bb.Bitboard(s)
+		var imgs [bb.NumSymmetries]bb.Bitboard
+		for g := bb.Symmetry(0); g < bb.NumSymmetries; g++ {
+			imgs[g] = g.Apply(bb.Bitboard(s))
+			if imgs[g] < least {
+				least = imgs[g]
+			}
+		}
+		var mask uint32
+		for g := range imgs {
+			if imgs[g] == least {
+				mask |= 1 << g
+			}
+		}
+		var idx uint32
+		if least == bb.Bitboard(s) {
+			idx = uint32(len(t.sets))
+			t.sets = append(t.sets, least)
+		} else {
+			idx = t.info[colex(least)] >> 16 // least < s: numbered already
+		}
+		t.info[r] = idx<<16 | mask
+		c := s & -s
+		x := s + c
+		s = ((x^s)>>2)/c | x
+	}
+	if len(t.sets) > 1<<16 {
+		panic("egtb: too many canonical sets for a 16-bit index")
+	}
+	return t
+}
+
+// sector is the index of the positions with m pieces for the side to move and
+// o for the other side.
+type sector struct {
+	m, o   int
+	movers *setTable
+	others uint32 // C(24−m, o): slots per canonical mover's set
+	size   uint32 // slots in all
+}
+
+func newSector(m, o int) *sector {
+	if m < 1 || o < 1 || m > maxSetSize || m+o > bb.NumSquares {
+		panic(fmt.Sprintf("egtb: no sector %dv%d", m, o))
+	}
+	t := setsOf(m)
+	others := binom[24-m][o]
+	total := uint64(len(t.sets)) * uint64(others)
+	if total >= 1<<32 {
+		panic(fmt.Sprintf("egtb: sector %dv%d has too many slots", m, o))
+	}
+	return &sector{m: m, o: o, movers: t, others: others, size: uint32(total)}
+}
+
+// canonical returns the canonical form of the position (mover, other).
+func (s *sector) canonical(mover, other bb.Bitboard) (cm, co bb.Bitboard, ci uint32) {
+	e := s.movers.info[colex(mover)]
+	ci = e >> 16
+	mask := uint16(e)
+	co = bb.Symmetry(bits.TrailingZeros16(mask)).Apply(other)
+	for mask &= mask - 1; mask != 0; mask &= mask - 1 {
+		if c := bb.Symmetry(bits.TrailingZeros16(mask)).Apply(other); c < co {
+			co = c
+		}
+	}
+	return s.movers.sets[ci], co, ci
+}
+
+// index returns the slot of the position (mover, other): mover has m points,
+// other o points, and they are disjoint.
+func (s *sector) index(mover, other bb.Bitboard) uint32 {
+	cm, co, ci := s.canonical(mover, other)
+	return ci*s.others + rankFree(co, cm)
+}
+
+// decode returns the position of slot i (canonical when the slot is used).
+func (s *sector) decode(i uint32) (mover, other bb.Bitboard) {
+	mover = s.movers.sets[i/s.others]
+	return mover, deposit(unrankColex(i%s.others, s.o, 24-s.m), mover)
+}
+
+// used reports whether the canonical mover's set mover and other form a
+// canonical position, that is whether their slot is used.
+func (s *sector) used(mover, other bb.Bitboard) bool {
+	mask := uint16(s.movers.info[colex(mover)]) &^ 1 // the stabiliser of mover, identity excluded
+	for ; mask != 0; mask &= mask - 1 {
+		if bb.Symmetry(bits.TrailingZeros16(mask)).Apply(other) < other {
+			return false
+		}
+	}
+	return true
+}
+
+// orbit returns the number of distinct positions symmetric to the canonical
+// position (mover, other), itself included: 16 / |stabiliser|.
+func (s *sector) orbit(mover, other bb.Bitboard) int {
+	mask := uint16(s.movers.info[colex(mover)])
+	if mask == 1 {
+		return bb.NumSymmetries
+	}
+	return bb.NumSymmetries / bits.OnesCount16(stabiliserWithin(other, mask))
+}
+
+// name returns "MvO".
+func (s *sector) name() string { return fmt.Sprintf("%dv%d", s.m, s.o) }

@@ -1,0 +1,336 @@
+package egtb
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// MaxPieces is the most pieces on the board (both sides) a sector may hold.
+const MaxPieces = 10
+
+// table is one opened sector.
+type table struct {
+	sec   *sector
+	data  []byte // one value byte per slot
+	path  string
+	hdr   header
+	unmap func() error
+}
+
+// get returns the value of the position (mover, other), which must belong to
+// the sector.
+func (t *table) get(mover, other bb.Bitboard) Value {
+	return Value(t.data[t.sec.index(mover, other)])
+}
+
+// Tables are the opened sector files of one parameter set. They are
+// read-only and safe for concurrent use.
+type Tables struct {
+	dir    string
+	params Params
+	game   *game
+	tabs   [MaxPieces + 1][MaxPieces + 1]*table
+	none   string // why there are no tables at all (rules not covered)
+}
+
+// Open maps the sector files in dir that were solved under the parameters of
+// r. A missing directory or missing sectors are not errors (their positions
+// are unknown); a damaged file is (the error is a *FileError naming it). If r
+// is not covered at all (see ParamsOf), Open returns empty tables whose Why
+// says so.
+func Open(dir string, r *rules.Rules) (*Tables, error) {
+	p, err := ParamsOf(r)
+	if err != nil {
+		return &Tables{dir: dir, none: "the rules the tables were opened for are not covered: " + err.Error()}, nil
+	}
+	return OpenParams(dir, p)
+}
+
+// OpenParams maps the sector files in dir solved under p.
+func OpenParams(dir string, p Params) (*Tables, error) {
+	t := &Tables{dir: dir, params: p, game: newGame(p)}
+	files, err := sectorFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if f.params != p {
+			continue
+		}
+		if err := t.load(f.path, f.spec); err != nil {
+			t.Close()
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+type sectorFile struct {
+	path   string
+	params Params
+	spec   SectorSpec
+}
+
+// sectorFiles lists the sector files in dir (by name), sorted; a missing
+// directory has none.
+func sectorFiles(dir string) ([]sectorFile, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []sectorFile
+	for _, e := range ents {
+		p, s, ok := ParseFileName(e.Name())
+		if !ok || e.IsDir() {
+			continue
+		}
+		out = append(out, sectorFile{filepath.Join(dir, e.Name()), p, s})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out, nil
+}
+
+// load maps and checks one sector file and adds it.
+func (t *Tables) load(path string, s SectorSpec) error {
+	buf, unmap, err := mapFile(path)
+	if err != nil {
+		return &FileError{path, err.Error()}
+	}
+	h, err := checkFile(path, buf, t.params, s)
+	if err != nil {
+		unmap()
+		return err
+	}
+	if old := t.tabs[s.M][s.O]; old != nil {
+		old.unmap()
+	}
+	t.tabs[s.M][s.O] = &table{sec: newSector(s.M, s.O), data: buf[headerSize:], path: path, hdr: h, unmap: unmap}
+	return nil
+}
+
+// Close unmaps the files. The tables must not be used afterwards.
+func (t *Tables) Close() error {
+	if t == nil {
+		return nil
+	}
+	var first error
+	for m := range t.tabs {
+		for o := range t.tabs[m] {
+			if tb := t.tabs[m][o]; tb != nil {
+				if err := tb.unmap(); err != nil && first == nil {
+					first = err
+				}
+				t.tabs[m][o] = nil
+			}
+		}
+	}
+	return first
+}
+
+// Params returns the parameter set the tables were opened for.
+func (t *Tables) Params() Params { return t.params }
+
+// Dir returns the directory the tables were opened from.
+func (t *Tables) Dir() string { return t.dir }
+
+// Has reports whether the sector is loaded.
+func (t *Tables) Has(s SectorSpec) bool { return t.lookup(s.M, s.O) != nil }
+
+// Sectors lists the loaded sectors in build order.
+func (t *Tables) Sectors() []SectorSpec {
+	var out []SectorSpec
+	for _, s := range t.params.Sectors(MaxPieces) {
+		if t.Has(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (t *Tables) lookup(m, o int) *table {
+	if t == nil || m < 0 || o < 0 || m > MaxPieces || o > MaxPieces {
+		return nil
+	}
+	return t.tabs[m][o]
+}
+
+// ProbeSets returns the value of the moving-phase position in which the side
+// to move holds mover and the other side other (no pieces in hand, no removal
+// pending), and whether the tables hold it. It does not check the rules. A
+// side to move without a legal action is loss 0.
+func (t *Tables) ProbeSets(mover, other bb.Bitboard) (Value, bool) {
+	tb := t.lookup(mover.Count(), other.Count())
+	if tb == nil || mover&other != 0 || (mover|other)&^bb.Full != 0 {
+		return 0, false
+	}
+	return tb.get(mover, other), true
+}
+
+// Probe returns the value of p for its side to move under the rules r, and
+// whether the tables know it. It knows positions of the moving phase with no
+// pieces in hand on either side, both sides within a loaded sector, under
+// rules with the tables' parameters, including positions with a pending
+// removal (their value is that of the best removal, counted so that the
+// removal completes the turn: it equals the value of the action that closed
+// the mill; they are derived from the smaller sector, at most seven probes,
+// 42 with two removals). A finished game is not probed. Probe does not
+// allocate and is safe for concurrent use.
+func (t *Tables) Probe(r *rules.Rules, p *position.Position) (Value, bool) {
+	if t == nil || t.game == nil {
+		return 0, false
+	}
+	if pr, ok := paramsOf(r); !ok || pr != t.params {
+		return 0, false
+	}
+	if p.IsOver() || p.InHand(position.White) != 0 || p.InHand(position.Black) != 0 || p.Marked() != 0 ||
+		p.StalemateRemoving() || p.BothStalemateRemoving() {
+		return 0, false
+	}
+	us := p.SideToMove()
+	mover, other := p.Pieces(us), p.Pieces(us^1)
+	switch p.Action() {
+	case position.Select:
+		if p.PendingRemovals(us^1) != 0 {
+			return 0, false
+		}
+		return t.ProbeSets(mover, other)
+	case position.Remove:
+		n := p.PendingRemovals(us)
+		if n <= 0 || p.PendingRemovals(us^1) != 0 || (n > 1 && !t.params.RemoveMultiple) ||
+			mover.Count() < t.params.MinPieces || other.Count() < t.params.MinPieces {
+			return 0, false
+		}
+		return t.game.afterMill(mover, other, n, t.ProbeSets)
+	}
+	return 0, false
+}
+
+// Why says why Probe knows no value for p under r, or returns "" when it
+// does. The text suits an "info string".
+func (t *Tables) Why(r *rules.Rules, p *position.Position) string {
+	if _, ok := t.Probe(r, p); ok {
+		return ""
+	}
+	if _, err := ParamsOf(r); err != nil {
+		return err.Error()
+	}
+	pr, _ := paramsOf(r)
+	switch {
+	case t == nil:
+		return "no endgame tables are open"
+	case t.game == nil:
+		return t.none
+	case pr != t.params:
+		return fmt.Sprintf("the tables were opened for %s, these rules need %s", t.params.Name(), pr.Name())
+	case p.IsOver():
+		res, why := p.Result()
+		return fmt.Sprintf("the game is over (%s: %s)", res, why)
+	case p.InHand(position.White) != 0 || p.InHand(position.Black) != 0:
+		return "pieces in hand: the tables cover the moving phase only"
+	case p.Marked() != 0:
+		return "marked points: the tables cover the moving phase only"
+	case p.StalemateRemoving() || p.BothStalemateRemoving():
+		return "a stalemate removal is pending"
+	}
+	us := p.SideToMove()
+	m, o := p.OnBoard(us), p.OnBoard(us^1)
+	if p.Action() == position.Remove {
+		if p.PendingRemovals(us^1) != 0 || p.PendingRemovals(us) > 1 && !t.params.RemoveMultiple {
+			return "unexpected pending removals"
+		}
+		o -= max(p.PendingRemovals(us), 1)
+		if o < t.params.MinPieces {
+			o = t.params.MinPieces // a removal that wins at once needs no table; another removal count does
+		}
+		return t.missing(o, m, fmt.Sprintf("after the removal, sector %dv%d", o, m))
+	}
+	return t.missing(m, o, fmt.Sprintf("sector %dv%d", m, o))
+}
+
+func (t *Tables) missing(m, o int, what string) string {
+	if m+o > MaxPieces {
+		return fmt.Sprintf("%d pieces on the board: the tables hold at most %d", m+o, MaxPieces)
+	}
+	if t.lookup(m, o) == nil {
+		return fmt.Sprintf("%s is not built (%s in %s)", what, FileName(t.params, SectorSpec{m, o}), t.dir)
+	}
+	return what + " is not available"
+}
+
+// ActionValue is one legal action and its value for the side that takes it.
+type ActionValue struct {
+	Move  position.Move
+	Value Value // meaningful when Known
+	Known bool
+}
+
+// ActionValue returns the value of the action m in p for the side to move
+// (before the action): the value of the position it leads to, turned with
+// Parent when the turn passes to the opponent, unchanged when a removal is
+// pending; an action that ends the game by the rules is win 1.
+func (t *Tables) ActionValue(r *rules.Rules, p *position.Position, m position.Move) (Value, bool) {
+	c := *p
+	c.Do(r, m)
+	if c.IsOver() {
+		switch res, _ := c.Result(); res {
+		case position.Winner(p.SideToMove()):
+			return Win(1), true
+		case position.Draw:
+			return Draw, true
+		}
+		return Loss(0), true
+	}
+	v, ok := t.Probe(r, &c)
+	if !ok {
+		return 0, false
+	}
+	if c.SideToMove() != p.SideToMove() {
+		v = v.Parent()
+	}
+	return v, true
+}
+
+// Actions lists every legal action of p with its value for the side to move,
+// best first: the shortest win, …, draws, …, the longest loss, then the
+// unknown ones; ties by token.
+func (t *Tables) Actions(r *rules.Rules, p *position.Position) []ActionValue {
+	var ml movegen.MoveList
+	movegen.Generate(r, p, &ml)
+	out := make([]ActionValue, 0, ml.N)
+	for _, m := range ml.Slice() {
+		v, ok := t.ActionValue(r, p, m)
+		out = append(out, ActionValue{Move: m, Value: v, Known: ok})
+	}
+	slices.SortFunc(out, func(a, b ActionValue) int {
+		if a.Known != b.Known {
+			if a.Known {
+				return -1
+			}
+			return 1
+		}
+		if a.Known && a.Value != b.Value {
+			return b.Value.Score() - a.Value.Score()
+		}
+		if as, bs := a.Move.String(), b.Move.String(); as != bs {
+			if as < bs {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	return out
+}
