@@ -3,6 +3,7 @@ module github.com/millengine/millengine
 go 1.26
 
 require (
+	github.com/coder/websocket v1.8.14
 	github.com/rs/zerolog v1.35.1
 	github.com/spf13/pflag v1.0.10
 )
