@@ -52,6 +52,8 @@ Commands:
              millengine perft --depth D [--fen F] [--moves "t1 t2 …"] [--variant V] [--divide]
   bench      search a fixed set of positions and print the node count (the build signature):
              millengine bench [--depth D] [--threads T] [--hash MB]
+  serve      serve a board for people in the browser, playing against the engine:
+             millengine serve [--addr 127.0.0.1:8080] [--engine "CMD ARGS"]
   version    print the version
   help       print this help
 
@@ -110,6 +112,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runPerft(rest, stdout, stderr)
 	case "bench":
 		return runBench(&g, rest, stdout, stderr)
+	case "serve":
+		return runServe(&g, rest, stderr)
 	case "version":
 		if len(rest) > 0 {
 			fmt.Fprintf(stderr, "millengine version: unexpected argument %q\n", rest[0])
@@ -122,7 +126,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(fs, stdout)
 		return 0
 	}
-	fmt.Fprintf(stderr, "millengine: unknown command %q (want uci, perft, bench, version or help)\n", cmd)
+	fmt.Fprintf(stderr, "millengine: unknown command %q (want uci, perft, bench, serve, version or help)\n", cmd)
 	return 2
 }
 
