@@ -48,6 +48,7 @@ const S = {
   sides: [],               // the side that played each token
   cursor: 0,               // how many of moves the board shows
   pos: null,               // parsed "d" of the shown position
+  posCursor: -1,           // the cursor pos was asked for
   gen: 0,                  // bumped by every change; stale answers compare it
   players: { white: 'human', black: 'engine' },
   flip: false,
@@ -274,8 +275,10 @@ function onInfo(line) {
   if (line.startsWith('info string ')) {
     const text = line.slice('info string '.length);
     if (text.startsWith('error')) {
-      collectors.forEach((c) => c.push(text));
-      notice(`Engine: ${text}`, 'error');
+      // An error that follows a command the page is waiting on is shown by
+      // that command's caller, with what it was about; any other is shown here.
+      if (collectors.size) collectors.forEach((c) => c.push(text));
+      else notice(`Engine: ${text}`, 'error');
     } else if (text.startsWith('egtb ')) {
       try {
         S.analysis.egtb = parseEgtb(text.slice(5));
@@ -384,15 +387,25 @@ async function initEngine(m) {
   } else {
     // A new engine process (a restart or a reconnection): set it up again.
     const base = S.variant || (S.options.has('variant') ? 'nine-mens-morris' : '');
-    if (base && S.options.has('variant')) await command(`setoption name Variant value ${base}`);
+    const cmds = [];
+    if (base && S.options.has('variant')) cmds.push(`setoption name Variant value ${base}`);
     const pr = presetRules(base) || defaultRules();
     for (const [name, v] of Object.entries(S.rules)) {
       if (pr[name] !== v && S.options.has(name.toLowerCase())) {
-        await command(`setoption name ${S.options.get(name.toLowerCase()).name} value ${optionValue(name, v)}`);
+        cmds.push(`setoption name ${S.options.get(name.toLowerCase()).name} value ${optionValue(name, v)}`);
       }
     }
+    for (const c of cmds) {
+      const r = await command(c);
+      if (r.aborted) return;
+      if (r.errors.length) notice(`The new engine refused "${c}": ${r.errors.join('; ')}`, 'error');
+    }
   }
-  if (S.multipv > 1) await command(`setoption name MultiPV value ${S.multipv}`);
+  if (S.multipv > 1) {
+    const r = await command(`setoption name MultiPV value ${S.multipv}`);
+    if (r.aborted) return;
+    if (r.errors.length) notice(`The engine refused MultiPV ${S.multipv}: ${r.errors.join('; ')}`, 'error');
+  }
   buildVariantSelect();
   buildRuleOptions();
   S.engineReady = true;
@@ -426,6 +439,7 @@ async function update() {
   if (r.aborted || gen !== S.gen) return;
   if (r.errors.length) notice(`The engine refused the game: ${r.errors.join('; ')}`, 'error');
   S.pos = r.d;
+  S.posCursor = S.cursor;
   S.preview = null;
   clockSync();
   render();
@@ -1118,8 +1132,11 @@ function renderMoves() {
     }
     ol.append(li);
   }
+  // Keep the current move in view by scrolling the list only (never the page).
   const cur = ol.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur && (cur.offsetTop < ol.scrollTop || cur.offsetTop + cur.offsetHeight > ol.scrollTop + ol.clientHeight)) {
+    ol.scrollTop = cur.offsetTop - ol.clientHeight / 2;
+  }
   $('moves-text').value = movesText();
 }
 
@@ -1362,6 +1379,9 @@ window.millApp = {
     preview: S.preview ? S.preview.d.fen : null,
     analysis: { on: S.analysis.on, depth: S.analysis.info ? S.analysis.info.depth : 0, lines: S.analysis.lines.filter(Boolean).map((l) => ({ score: scoreText(l), pv: l.pv })) },
     searches: E.goQ.length,
+    // settled: the shown position is the one at the cursor and no answer is awaited.
+    settled: S.posCursor === S.cursor && E.dQ.length === 0 && E.readyQ.length === 0 &&
+      (S.analysis.on ? E.goQ.length <= 1 : E.goQ.length === 0),
   }),
   // Feeds a line to the page as if the engine had written it (tests of the
   // parts the engine does not exercise yet, such as table values).
