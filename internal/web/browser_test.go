@@ -166,7 +166,7 @@ func (b *tab) waitFor(what string, cond func(s snapshot) bool) snapshot {
 }
 
 func (b *tab) logTail(n int) string {
-	return eval[string](b, fmt.Sprintf(`[...document.querySelectorAll('#log div')].slice(-%d).map(e => e.textContent).join('\n')`, n))
+	return eval[string](b, fmt.Sprintf(`millApp.log(%d)`, n))
 }
 
 func (b *tab) text(id string) string {
@@ -628,20 +628,6 @@ func TestBrowser(t *testing.T) {
 		if places < 2 || millsClosed < 1 || removals < 1 || slides < 2 || drags != 1 || farFlies < 1 {
 			t.Fatalf("the game did not show every kind of action: %d places, %d mills, %d removals, %d slides, %d flies", places, millsClosed, removals, slides, flies)
 		}
-		lat := eval[[]map[string]any](b, `millStats.moves`)
-		var over []float64
-		for _, l := range lat {
-			over = append(over, l["ms"].(float64)-l["engineMs"].(float64))
-		}
-		slices.Sort(over)
-		if len(over) == 0 {
-			t.Fatal("no latency figures")
-		}
-		t.Logf("click to the engine's answer, less the engine's search time, over %d answers: min %.1f ms, median %.1f ms, 90%% %.1f ms, max %.1f ms",
-			len(over), over[0], over[len(over)/2], over[len(over)*9/10], over[len(over)-1])
-		if med := over[len(over)/2]; med > 50 {
-			t.Errorf("median click-to-answer overhead %.1f ms, want under 50 ms", med)
-		}
 	})
 	if t.Failed() {
 		return
@@ -831,6 +817,18 @@ func TestBrowser(t *testing.T) {
 		if s := b.snap(); len(s.Moves) != 2 {
 			t.Fatalf("an illegal click played: %q", s.Moves)
 		}
+		// You play Black: the engine opens as White and the board turns round.
+		b.choose("mode", "evh")
+		b.clickID("newgame")
+		s = b.waitFor("the engine's first action", func(s snapshot) bool { return s.Settled && len(s.Moves) == 1 && s.Side == "black" })
+		newGame(t, rules.Default(), "").check(s)
+		if x := eval[string](b, `document.querySelector('#hits [data-point="a7"]').getAttribute('cx')`); x != "6" {
+			t.Fatalf("board not turned for Black: a7 at x %s", x)
+		}
+		b.click(s.Legal[0])
+		s = b.waitFor("the engine's second action", func(s snapshot) bool { return s.Settled && len(s.Moves) == 3 && s.Side == "black" })
+		newGame(t, rules.Default(), "").check(s)
+		b.choose("mode", "hvh")
 		b.choose("depth", "1")
 		b.choose("mode", "eve")
 		b.waitFor("engine vs engine", func(s snapshot) bool { return len(s.Moves) >= 10 })
@@ -918,6 +916,17 @@ func TestBrowser(t *testing.T) {
 		if !eval[bool](b, `document.getElementById('egtb').hidden`) {
 			t.Fatal("a bad table line left the table shown")
 		}
+		// Mate scores read as a win or a loss in so many turns of the side to
+		// move (White here); the bar shows them from White's side.
+		for _, tc := range []struct{ score, text, bar string }{{"mate 3", "win in 3", "mate 3"}, {"mate -2", "loss in 2", "mate -2"}, {"cp -137", "-1.37", "-137"}} {
+			got := eval[[]string](b, fmt.Sprintf(`(() => {
+				millApp.engineLine('info depth 40 seldepth 40 multipv 1 score %s nodes 5 nps 5 hashfull 5 time 5 pv c4-c5');
+				return [document.getElementById('an-score').textContent, document.getElementById('evalbar').dataset.score,
+					document.querySelector('#pvs li[data-k="0"] .score').textContent]; })()`, tc.score))
+			if !slices.Equal(got, []string{tc.text, tc.bar, tc.text}) {
+				t.Fatalf("score %s shown as %q, want %q, bar %q", tc.score, got, tc.text, tc.bar)
+			}
+		}
 		// An error the engine reports out of the blue is shown, not swallowed.
 		b.js(`millApp.engineLine('info string error: the tables are damaged')`)
 		b.waitNotice("Engine: error: the tables are damaged")
@@ -959,6 +968,31 @@ func TestBrowser(t *testing.T) {
 			t.Fatalf("played %q, want %s-%s", s.Moves, from, to)
 		}
 		fg.check(s)
+	})
+	t.Run("latency", func(t *testing.T) {
+		b.t = t
+		lat := eval[[]map[string]float64](b, `millStats.moves.map(m => ({ms: m.ms, shown: m.shownMs, engine: m.engineMs}))`)
+		if len(lat) < 8 {
+			t.Fatalf("%d latency figures", len(lat))
+		}
+		var answer, shown []float64
+		for _, l := range lat {
+			answer = append(answer, l["ms"]-l["engine"])
+			shown = append(shown, l["shown"]-l["engine"])
+		}
+		for _, f := range []struct {
+			what string
+			d    []float64
+		}{{"bestmove received", answer}, {"engine's action shown on the board", shown}} {
+			slices.Sort(f.d)
+			t.Logf("click to %s, less the engine's search time, over %d answers: min %.1f ms, median %.1f ms, max %.1f ms",
+				f.what, len(f.d), f.d[0], f.d[len(f.d)/2], f.d[len(f.d)-1])
+		}
+		// The bound is on the answer's arrival; the figure with the board
+		// drawn again is logged (under -race it comes near the bound).
+		if med := answer[len(answer)/2]; med > 50 {
+			t.Errorf("median click to the engine's answer, less the search: %.1f ms, want under 50 ms", med)
+		}
 	})
 	t.Logf("browser suite: %v", time.Since(start).Round(time.Millisecond))
 }

@@ -492,3 +492,19 @@ func TestLoopbackHost(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBridgeRoundTrip measures a line from the page to the engine and
+// its answer back (isready to readyok through the WebSocket, the bridge and
+// the engine's pipes).
+func BenchmarkBridgeRoundTrip(b *testing.B) {
+	_, hs := startServer(b, Config{Engine: millengineCmd(b), Limits: Limits{Rate: 1e9, Burst: 1e9}})
+	c := dial(b, hs)
+	c.engineStarted()
+	b.ResetTimer()
+	for b.Loop() {
+		c.send("isready")
+		if m := c.next(); m.Line != "readyok" {
+			b.Fatalf("%+v", m)
+		}
+	}
+}

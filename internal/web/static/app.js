@@ -484,10 +484,12 @@ async function engineMove(gen) {
     render();
     return;
   }
+  await play(best);
   if (click) {
-    stats.moves.push({ tok: click.tok, answer: best, ms: r.at - click.t0, engineMs: (r.info && r.info.time) || 0 });
+    // From the click to the engine's bestmove, and to the board showing it.
+    stats.moves.push({ tok: click.tok, answer: best, ms: r.at - click.t0, shownMs: performance.now() - click.t0,
+      engineMs: (r.info && r.info.time) || 0 });
   }
-  play(best);
 }
 
 function play(tok) {
@@ -1264,15 +1266,38 @@ function notice(text, kind) {
   if (kind === 'info') setTimeout(() => div.remove(), 8000);
 }
 
+// The log keeps its last MAX_LOG lines in memory and draws them only while
+// its pane is open, once a frame: the engine writes many lines a second.
 const MAX_LOG = 3000;
+const logLines = [];
+let logDrawn = 0;       // how many of logLines the pane shows
+let logFrame = 0;
 function logLine(kind, text) {
+  logLines.push([kind, text]);
+  if (logLines.length > MAX_LOG + 500) {
+    logLines.splice(0, logLines.length - MAX_LOG);
+    logDrawn = -1; // redraw all
+  }
+  if ($('logbox').open && !logFrame) logFrame = requestAnimationFrame(drawLog);
+}
+
+function drawLog() {
+  logFrame = 0;
   const log = $('log');
-  const line = document.createElement('div');
-  line.className = kind;
-  line.textContent = text;
-  log.append(line);
+  if (logDrawn < 0 || logDrawn > logLines.length) { log.textContent = ''; logDrawn = 0; }
+  const from = Math.max(logDrawn, logLines.length - MAX_LOG);
+  if (from > logDrawn) { log.textContent = ''; }
+  const frag = document.createDocumentFragment();
+  for (let i = from; i < logLines.length; i++) {
+    const div = document.createElement('div');
+    div.className = logLines[i][0];
+    div.textContent = logLines[i][1];
+    frag.append(div);
+  }
+  log.append(frag);
+  logDrawn = logLines.length;
   while (log.childElementCount > MAX_LOG) log.firstChild.remove();
-  if ($('logbox').open) log.scrollTop = log.scrollHeight;
+  log.scrollTop = log.scrollHeight;
 }
 
 async function copyText(text, what) {
@@ -1339,7 +1364,8 @@ function setup() {
   $('analyse').onclick = () => toggleAnalysis();
   $('multipv').onchange = () => setMultiPV(Number($('multipv').value));
   $('preview-exit').onclick = exitPreview;
-  $('log-clear').onclick = () => { $('log').textContent = ''; };
+  $('log-clear').onclick = () => { logLines.length = 0; logDrawn = 0; $('log').textContent = ''; };
+  $('logbox').addEventListener('toggle', () => { if ($('logbox').open) { logDrawn = -1; drawLog(); } });
   $('movelist').addEventListener('click', (ev) => {
     const ply = ev.target.dataset && ev.target.dataset.ply;
     if (ply) goTo(Number(ply));
@@ -1386,6 +1412,8 @@ window.millApp = {
   // Feeds a line to the page as if the engine had written it (tests of the
   // parts the engine does not exercise yet, such as table values).
   engineLine: (line) => onServerMessage({ t: 'line', line }),
+  // The last n lines of the engine log (what was sent, received and noted).
+  log: (n) => logLines.slice(-n).map((l) => l[1]).join('\n'),
   stats,
 };
 
