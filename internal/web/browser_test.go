@@ -831,7 +831,11 @@ func TestBrowser(t *testing.T) {
 		b.choose("mode", "hvh")
 		b.choose("depth", "1")
 		b.choose("mode", "eve")
-		b.waitFor("engine vs engine", func(s snapshot) bool { return len(s.Moves) >= 10 })
+		t0 := time.Now()
+		b.waitFor("engine vs engine", func(s snapshot) bool { return len(s.Moves) >= 8 })
+		if el := time.Since(t0); el < 4*250*time.Millisecond {
+			t.Fatalf("6 engine actions in %v: faster than the pace of 250 ms", el)
+		}
 		b.choose("mode", "hvh")
 		s = b.waitFor("the engines to stop", func(s snapshot) bool { return s.Settled && s.Searches == 0 })
 		time.Sleep(150 * time.Millisecond)

@@ -60,7 +60,10 @@ const S = {
   clock: null,             // {white, black, inc, running, since} in ms
   flagged: null,           // the side that lost on time
   pendingClick: null,      // {t0, tok} of the last human action, for latency figures
+  lastEngineMove: 0,       // when the engine's last action was played
 };
+
+const EVE_PACE_MS = 250;   // at least this long between actions, engine against engine
 
 // Figures the tests read: page load, and click-to-answer latencies.
 const stats = window.millStats = { ready: null, moves: [], renders: [] };
@@ -442,19 +445,24 @@ async function update() {
   S.posCursor = S.cursor;
   S.preview = null;
   clockSync();
-  render();
-  if (S.pendingClick) {
-    stats.renders.push({ tok: S.pendingClick.tok, ms: performance.now() - S.pendingClick.t0 });
-  }
+  const click = S.pendingClick;
+  // The engine is set going first (its command is sent before the first
+  // await); the board is drawn while it thinks.
   schedule(gen);
+  render();
+  if (click) stats.renders.push({ tok: click.tok, ms: performance.now() - click.t0 });
 }
 
 function schedule(gen) {
   if (gen !== S.gen || !S.pos) return;
   if (S.analysis.on) { startAnalysis(gen); return; }
   if (gameOver() || S.cursor !== S.moves.length) { S.pendingClick = null; return; }
-  if (S.players[S.pos.side] === 'engine') engineMove(gen);
-  else S.pendingClick = null;
+  if (S.players[S.pos.side] !== 'engine') { S.pendingClick = null; return; }
+  // Engine against engine goes at a pace a person can follow (and well
+  // within the server's message rate).
+  const wait = S.players.white === S.players.black ? S.lastEngineMove + EVE_PACE_MS - performance.now() : 0;
+  if (wait > 0) setTimeout(() => { if (gen === S.gen) engineMove(gen); }, wait);
+  else engineMove(gen);
 }
 
 function goCmd() {
@@ -484,6 +492,7 @@ async function engineMove(gen) {
     render();
     return;
   }
+  S.lastEngineMove = performance.now();
   await play(best);
   if (click) {
     // From the click to the engine's bestmove, and to the board showing it.
