@@ -91,6 +91,20 @@ type tab struct {
 
 func newTab(t *testing.T, url string) *tab {
 	t.Helper()
+	// A fresh profile, removed after the browser has gone (its helpers can
+	// write in it for a moment after it stops: retry, and never fail on it).
+	profile, err := os.MkdirTemp("", "millweb-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromePath(t)),
 		chromedp.Flag("headless", true),
@@ -104,7 +118,7 @@ func newTab(t *testing.T, url string) *tab {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("disable-extensions", true),
 		chromedp.Flag("no-default-browser-check", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 860),
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
