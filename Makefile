@@ -84,3 +84,39 @@ clean:
 egtb: build
 	nice -n 10 $(BIN)/millengine egtb build --variant $(EGTB_VARIANT) $(if $(EGTB_DIR),--dir $(EGTB_DIR))
 	nice -n 10 $(BIN)/millengine egtb verify --variant $(EGTB_VARIANT) $(if $(EGTB_DIR),--dir $(EGTB_DIR))
+
+# The browser board (millengine serve) and its tests' browser. make test runs
+# the browser tests with MILLWEB_REQUIRE_BROWSER=1: without a browser they
+# fail instead of skipping. The browser step finds $(CHROME_PATH) or installs
+# Debian's chromium; if it cannot, it says so and the browser tests fail.
+CHROME_PATH ?= /usr/bin/chromium
+ADDR        ?= 127.0.0.1:8080
+
+.PHONY: browser serve
+
+browser:
+	@if [ -x "$(CHROME_PATH)" ]; then \
+		echo "browser: $(CHROME_PATH)"; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		echo "browser: no $(CHROME_PATH); installing Debian's chromium (apt-get, quietly)…"; \
+		log=$$(mktemp); \
+		if { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } >"$$log" 2>&1 \
+			&& [ -x "$(CHROME_PATH)" ]; then \
+			echo "browser: installed $(CHROME_PATH)"; \
+		else \
+			tail -n 5 "$$log"; \
+			echo "browser: COULD NOT INSTALL chromium (apt-get needs root and Debian's package lists);"; \
+			echo "browser: install it yourself or set CHROME_PATH; the browser tests will fail"; \
+		fi; \
+		rm -f "$$log"; \
+	else \
+		echo "browser: no $(CHROME_PATH) and no apt-get: install chromium or set CHROME_PATH; the browser tests will fail"; \
+	fi
+
+test: browser
+test: export MILLWEB_REQUIRE_BROWSER = 1
+test: export CHROME_PATH := $(CHROME_PATH)
+
+# The board in the browser: open the URL it prints.
+serve: build
+	$(BIN)/millengine serve --addr $(ADDR)

@@ -99,6 +99,7 @@ var commands = []command{
 	{"perft", "count the leaves of the action tree", runPerft},
 	{"bench", "search a fixed set of positions; the node count is the build signature", runBench},
 	{"egtb", "endgame tables: build, verify, stats, probe (millengine egtb --help)", runEGTB},
+	{"serve", "a board for people in the browser, playing over UCI (millengine serve --help)", runServe},
 	{"version", "print the version", runVersion},
 	{"help", "print this help, or a command's help: help <command>", nil},
 }

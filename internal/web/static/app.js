@@ -1,0 +1,1441 @@
+// millengine board: a UCI client in the browser. The server only passes
+// lines between this page and an engine process; everything the page knows
+// about a position (its FEN, side, phase, hands, result and legal actions)
+// comes from the engine's answer to "d".
+'use strict';
+(() => {
+
+// ---------------------------------------------------------------- geometry
+
+const FILES = 'abcdefg';
+// FEN ring order (rules.md §1): inner, middle, outer, each clockwise from the top middle.
+const RINGS = [
+  ['d5', 'e5', 'e4', 'e3', 'd3', 'c3', 'c4', 'c5'],
+  ['d6', 'f6', 'f4', 'f2', 'd2', 'b2', 'b4', 'b6'],
+  ['d7', 'g7', 'g4', 'g1', 'd1', 'a1', 'a4', 'a7'],
+];
+const POINTS = RINGS.flat();
+const SEGMENTS = [
+  ['a7', 'g7'], ['g7', 'g1'], ['g1', 'a1'], ['a1', 'a7'],
+  ['b6', 'f6'], ['f6', 'f2'], ['f2', 'b2'], ['b2', 'b6'],
+  ['c5', 'e5'], ['e5', 'e3'], ['e3', 'c3'], ['c3', 'c5'],
+  ['d7', 'd5'], ['g4', 'e4'], ['d1', 'd3'], ['a4', 'c4'],
+];
+const DIAGONALS = [['a7', 'c5'], ['g7', 'e5'], ['g1', 'e3'], ['a1', 'c3']];
+
+// Engine options that are not rules (shown elsewhere or not at all).
+const ENGINE_OPTIONS = new Set(['hash', 'threads', 'clear hash', 'ponder', 'multipv', 'move overhead',
+  'movetime', 'movetimems', 'skilllevel', 'shuffling', 'algorithm', 'maxquiescencedepth', 'variant']);
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+const $ = (id) => document.getElementById(id);
+
+// ------------------------------------------------------------------- state
+
+const S = {
+  ws: null,
+  connected: false,
+  engineReady: false,
+  engineName: '',
+  everStarted: false,
+  options: new Map(),      // lower-case name -> {name, type, def, min, max, vars}
+  presets: null,           // /presets.json
+  variant: '',             // preset key, '' when the rules match none
+  rules: {},               // rule option values by name (booleans as 0/1)
+  multipv: 1,
+  startFen: null,          // null: the start position of the rules
+  moves: [],               // action tokens from the start
+  sides: [],               // the side that played each token
+  cursor: 0,               // how many of moves the board shows
+  pos: null,               // parsed "d" of the shown position
+  posCursor: -1,           // the cursor pos was asked for
+  gen: 0,                  // bumped by every change; stale answers compare it
+  players: { white: 'human', black: 'engine' },
+  flip: false,
+  selected: null,
+  drag: null,
+  thinking: false,
+  analysis: { on: false, base: '', lines: [], info: null, egtb: null },
+  preview: null,           // {d, tokens} while a line is previewed
+  clock: null,             // {white, black, inc, running, since} in ms
+  flagged: null,           // the side that lost on time
+  pendingClick: null,      // {t0, tok} of the last human action, for latency figures
+  lastEngineMove: 0,       // when the engine's last action was played
+};
+
+const EVE_PACE_MS = 250;   // at least this long between actions, engine against engine
+
+// Figures the tests read: page load, and click-to-answer latencies.
+const stats = window.millStats = { ready: null, moves: [], renders: [] };
+
+// ---------------------------------------------------------------- engine i/o
+
+const E = {
+  dQ: [],       // pending "d": {resolve, lines, errors}
+  readyQ: [],   // pending "isready": {resolve, errors}
+  goQ: [],      // pending "go": {resolve, kind, gen, lastInfo, stopped}
+  uciWait: null,
+  idleWaiters: [],
+};
+
+function send(line) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+    logLine('err', `not sent (no connection): ${line}`);
+    return false;
+  }
+  S.ws.send(line);
+  logLine('sent', '> ' + line);
+  return true;
+}
+
+// collectors: every "info string error" line goes to each open one.
+const collectors = new Set();
+
+function isready() {
+  return new Promise((resolve) => {
+    const errors = [];
+    collectors.add(errors);
+    E.readyQ.push({ resolve, errors });
+    send('isready');
+  });
+}
+
+// command sends a line and resolves, after the engine's readyok, with the
+// error lines it caused (empty: accepted).
+function command(line) {
+  const errors = [];
+  collectors.add(errors);
+  send(line);
+  return isready().then((r) => {
+    collectors.delete(errors);
+    return r.aborted ? { aborted: true, errors } : { errors };
+  });
+}
+
+// position sends a position command and "d"; it resolves with the parsed
+// answer and the error lines the position caused.
+function position(cmd) {
+  return new Promise((resolve) => {
+    const errors = [];
+    collectors.add(errors);
+    E.dQ.push({ resolve, lines: {}, errors });
+    send(cmd);
+    send('d');
+  });
+}
+
+// go starts a search and resolves with its bestmove.
+function go(cmd, kind, gen) {
+  return new Promise((resolve) => {
+    E.goQ.push({ resolve, kind, gen, lastInfo: null, stopped: false, sentAt: performance.now() });
+    send(cmd);
+  });
+}
+
+// stopSearch asks the running search (if any) to stop; idle resolves once
+// every search has answered, so that setoption and ucinewgame are accepted.
+function stopSearch() {
+  if (E.goQ.some((g) => !g.stopped)) {
+    E.goQ.forEach((g) => { g.stopped = true; });
+    send('stop');
+  }
+}
+function idle() {
+  stopSearch();
+  if (E.goQ.length === 0) return Promise.resolve();
+  return new Promise((resolve) => E.idleWaiters.push(resolve));
+}
+
+function abortAll() {
+  for (const q of [E.dQ, E.readyQ, E.goQ]) {
+    for (const r of q.splice(0)) r.resolve({ aborted: true, errors: r.errors || [] });
+  }
+  collectors.clear();
+  if (E.uciWait) { E.uciWait({ aborted: true }); E.uciWait = null; }
+  E.idleWaiters.splice(0).forEach((f) => f());
+}
+
+const D_KEYS = ['fen', 'key', 'side', 'phase', 'action', 'pieces in hand', 'pending removals', 'result', 'legal'];
+
+function onEngineLine(line) {
+  logLine(line.startsWith('info string error') ? 'err' : 'recv', line);
+  if (line.startsWith('info')) { onInfo(line); return; }
+  if (line.startsWith('bestmove')) { onBestmove(line); return; }
+  if (line === 'readyok') {
+    const r = E.readyQ.shift();
+    if (r) { collectors.delete(r.errors); r.resolve({ errors: r.errors }); }
+    return;
+  }
+  if (line === 'uciok') { if (E.uciWait) { E.uciWait({}); E.uciWait = null; } return; }
+  if (line.startsWith('id name ')) { S.engineName = line.slice(8); return; }
+  if (line.startsWith('option name ')) { parseOption(line); return; }
+  if (E.dQ.length) {
+    const i = line.indexOf(':');
+    if (i > 0 && D_KEYS.includes(line.slice(0, i))) {
+      const d = E.dQ[0];
+      d.lines[line.slice(0, i)] = line.slice(i + 1).trim();
+      if (line.startsWith('legal:')) {
+        E.dQ.shift();
+        collectors.delete(d.errors);
+        d.resolve({ d: parseD(d.lines), errors: d.errors });
+      }
+    }
+  }
+}
+
+function parseD(l) {
+  const two = (s) => {
+    const m = /white (-?\d+) black (-?\d+)/.exec(s || '');
+    return m ? { white: Number(m[1]), black: Number(m[2]) } : { white: 0, black: 0 };
+  };
+  return {
+    fen: l.fen || '',
+    side: l.side || 'white',
+    phase: l.phase || '',
+    action: l.action || '',
+    hand: two(l['pieces in hand']),
+    pending: two(l['pending removals']),
+    result: l.result || 'ongoing',
+    legal: (l.legal || '').split(/\s+/).filter(Boolean),
+    board: parseBoard(l.fen || ''),
+  };
+}
+
+function parseBoard(fen) {
+  const board = {};
+  const rings = (fen.split(' ')[0] || '').split('/');
+  RINGS.forEach((ring, r) => ring.forEach((p, i) => { board[p] = (rings[r] || '')[i] || '*'; }));
+  return board;
+}
+
+function parseOption(line) {
+  const m = /^option name (.+?) type (\S+)(.*)$/.exec(line);
+  if (!m) return;
+  const o = { name: m[1], type: m[2], def: '', min: null, max: null, vars: [] };
+  const f = m[3].trim().split(/\s+/);
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === 'default') o.def = f[++i] ?? '';
+    else if (f[i] === 'min') o.min = Number(f[++i]);
+    else if (f[i] === 'max') o.max = Number(f[++i]);
+    else if (f[i] === 'var') o.vars.push(f[++i]);
+  }
+  S.options.set(o.name.toLowerCase(), o);
+}
+
+function parseInfo(line) {
+  const f = line.split(/\s+/);
+  const info = {};
+  for (let i = 1; i < f.length; i++) {
+    switch (f[i]) {
+      case 'depth': case 'seldepth': case 'multipv': case 'nodes': case 'nps': case 'hashfull': case 'time':
+        info[f[i]] = Number(f[++i]);
+        break;
+      case 'score':
+        info.scoreKind = f[++i];
+        info.score = Number(f[++i]);
+        if (f[i + 1] === 'lowerbound' || f[i + 1] === 'upperbound') info.bound = f[++i];
+        break;
+      case 'pv':
+        info.pv = f.slice(i + 1);
+        i = f.length;
+        break;
+      default:
+    }
+  }
+  return info;
+}
+
+// parseEgtb reads "win N", "loss N" or "draw" values: the root's, then
+// "moves" and a value per move.
+function parseEgtb(s) {
+  const f = s.trim().split(/\s+/);
+  let i = 0;
+  const value = () => {
+    const k = f[i++];
+    if (k === 'win' || k === 'loss') {
+      const n = Number(f[i++]);
+      if (!Number.isInteger(n)) throw new Error(`bad count after ${k}`);
+      return { k, n };
+    }
+    if (k === 'draw') return { k };
+    throw new Error(`bad value ${k}`);
+  };
+  const root = value();
+  if (f[i++] !== 'moves') throw new Error('"moves" missing');
+  const moves = [];
+  while (i < f.length) {
+    const tok = f[i++];
+    moves.push({ tok, v: value() });
+  }
+  return { root, moves };
+}
+
+function valueText(v) {
+  return v.k === 'draw' ? 'draw' : `${v.k} in ${v.n}`;
+}
+
+function onInfo(line) {
+  if (line.startsWith('info string ')) {
+    const text = line.slice('info string '.length);
+    if (text.startsWith('error')) {
+      // An error that follows a command the page is waiting on is shown by
+      // that command's caller, with what it was about; any other is shown here.
+      if (collectors.size) collectors.forEach((c) => c.push(text));
+      else notice(`Engine: ${text}`, 'error');
+    } else if (text.startsWith('egtb ')) {
+      try {
+        S.analysis.egtb = parseEgtb(text.slice(5));
+      } catch (e) {
+        notice(`Could not read the engine's table line (${e.message}): ${text}`, 'error');
+        S.analysis.egtb = null;
+      }
+      renderAnalysis();
+    }
+    return;
+  }
+  const g = E.goQ[0];
+  if (!g) return;
+  const info = parseInfo(line);
+  if (info.pv || info.score !== undefined) g.lastInfo = info;
+  if (g.kind === 'analysis' && g.gen === S.gen) {
+    const k = (info.multipv || 1) - 1;
+    if (info.pv && k < 5) {
+      if (k === 0) S.analysis.info = info;
+      S.analysis.lines[k] = info;
+      if (k === 0) S.analysis.lines.length = Math.min(S.analysis.lines.length, S.multipv);
+      renderAnalysis();
+    }
+  }
+}
+
+function onBestmove(line) {
+  const g = E.goQ.shift();
+  const f = line.split(/\s+/);
+  if (g) g.resolve({ best: f[1] || 'none', info: g.lastInfo, at: performance.now() });
+  if (E.goQ.length === 0) E.idleWaiters.splice(0).forEach((r) => r());
+}
+
+function waitUci() {
+  return new Promise((resolve) => {
+    E.uciWait = resolve;
+    send('uci');
+  });
+}
+
+// ------------------------------------------------------------- connection
+
+function connect() {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(`${proto}//${location.host}/ws`);
+  S.ws = ws;
+  ws.onopen = () => { S.connected = true; renderConn(); };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    S.connected = false;
+    S.engineReady = false;
+    abortAll();
+    renderConn();
+    notice('The connection to the server was lost; reconnecting…', 'error');
+    setTimeout(connect, 1500);
+  };
+  ws.onmessage = (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch { logLine('err', `bad message from the server: ${ev.data}`); return; }
+    onServerMessage(m);
+  };
+}
+
+function onServerMessage(m) {
+  switch (m.t) {
+    case 'line': onEngineLine(m.line); break;
+    case 'error':
+      logLine('err', `server: ${m.text}`);
+      notice(`Server: ${m.text}`, 'error');
+      break;
+    case 'engine':
+      logLine('note', `engine ${m.state}${m.pid ? ' (pid ' + m.pid + ')' : ''}${m.text ? ': ' + m.text : ''}`);
+      if (m.state === 'started') {
+        if (m.restarts > 0) notice(`The engine was restarted (restart ${m.restarts}). The game goes on.`, 'info');
+        initEngine(m);
+      } else if (m.state === 'exited') {
+        S.engineReady = false;
+        abortAll();
+        notice(m.text || 'The engine exited.', 'error');
+        renderConn();
+      } else if (m.state === 'failed') {
+        S.engineReady = false;
+        abortAll();
+        notice(m.text || 'The engine could not be started.', 'error');
+        renderConn();
+      }
+      break;
+    default:
+      logLine('err', `unknown message from the server: ${JSON.stringify(m)}`);
+  }
+}
+
+async function initEngine(m) {
+  abortAll();
+  S.engineReady = false;
+  S.options.clear();
+  const r = await waitUci();
+  if (r.aborted) return;
+  $('engine-name').textContent = `${S.engineName || m.engine}${m.pid ? ' · pid ' + m.pid : ''}`;
+  const first = !S.everStarted;
+  S.everStarted = true;
+  if (first) {
+    const v = S.options.get('variant');
+    S.variant = v ? v.def : '';
+    S.rules = presetRules(S.variant) || defaultRules();
+  } else {
+    // A new engine process (a restart or a reconnection): set it up again.
+    const base = S.variant || (S.options.has('variant') ? 'nine-mens-morris' : '');
+    const cmds = [];
+    if (base && S.options.has('variant')) cmds.push(`setoption name Variant value ${base}`);
+    const pr = presetRules(base) || defaultRules();
+    for (const [name, v] of Object.entries(S.rules)) {
+      if (pr[name] !== v && S.options.has(name.toLowerCase())) {
+        cmds.push(`setoption name ${S.options.get(name.toLowerCase()).name} value ${optionValue(name, v)}`);
+      }
+    }
+    for (const c of cmds) {
+      const r = await command(c);
+      if (r.aborted) return;
+      if (r.errors.length) notice(`The new engine refused "${c}": ${r.errors.join('; ')}`, 'error');
+    }
+  }
+  if (S.multipv > 1) {
+    const r = await command(`setoption name MultiPV value ${S.multipv}`);
+    if (r.aborted) return;
+    if (r.errors.length) notice(`The engine refused MultiPV ${S.multipv}: ${r.errors.join('; ')}`, 'error');
+  }
+  buildVariantSelect();
+  buildRuleOptions();
+  S.engineReady = true;
+  renderConn();
+  await update();
+  if (stats.ready === null) stats.ready = performance.now();
+  $('board').dataset.ready = '1';
+}
+
+// -------------------------------------------------------------- game flow
+
+function positionCmd(n, extra) {
+  const toks = S.moves.slice(0, n).concat(extra || []);
+  const base = S.startFen ? `position fen ${S.startFen}` : 'position startpos';
+  return toks.length ? `${base} moves ${toks.join(' ')}` : base;
+}
+
+function gameOver() {
+  return !S.pos || S.pos.result !== 'ongoing' || S.flagged !== null;
+}
+
+// update shows the position at the cursor (asking the engine for it) and
+// then lets the engine move or analyse.
+async function update() {
+  const gen = ++S.gen;
+  S.thinking = false;
+  S.selected = null;
+  stopSearch();
+  if (!S.engineReady) { render(); return; }
+  const r = await position(positionCmd(S.cursor));
+  if (r.aborted || gen !== S.gen) return;
+  if (r.errors.length) notice(`The engine refused the game: ${r.errors.join('; ')}`, 'error');
+  S.pos = r.d;
+  S.posCursor = S.cursor;
+  S.preview = null;
+  clockSync();
+  const click = S.pendingClick;
+  // The engine is set going first (its command is sent before the first
+  // await); the board is drawn while it thinks.
+  schedule(gen);
+  render();
+  if (click) stats.renders.push({ tok: click.tok, ms: performance.now() - click.t0 });
+}
+
+function schedule(gen) {
+  if (gen !== S.gen || !S.pos) return;
+  if (S.analysis.on) { startAnalysis(gen); return; }
+  if (gameOver() || S.cursor !== S.moves.length) { S.pendingClick = null; return; }
+  if (S.players[S.pos.side] !== 'engine') { S.pendingClick = null; return; }
+  // Engine against engine goes at a pace a person can follow (and well
+  // within the server's message rate).
+  const wait = S.players.white === S.players.black ? S.lastEngineMove + EVE_PACE_MS - performance.now() : 0;
+  if (wait > 0) setTimeout(() => { if (gen === S.gen) engineMove(gen); }, wait);
+  else engineMove(gen);
+}
+
+function goCmd() {
+  const kind = $('limit').value;
+  if (kind === 'depth') return `go depth ${clampInt($('depth').value, 1, 60, 6)}`;
+  if (kind === 'clock' && S.clock) {
+    const c = S.clock;
+    const rem = (side) => Math.max(0, Math.round(c[side] - (c.running === side ? performance.now() - c.since : 0)));
+    const inc = Math.round(c.inc);
+    return `go wtime ${rem('white')} btime ${rem('black')} winc ${inc} binc ${inc}`;
+  }
+  return `go movetime ${clampInt($('movetime').value, 10, 600000, 1000)}`;
+}
+
+async function engineMove(gen) {
+  S.thinking = true;
+  renderStatus();
+  send(positionCmd(S.cursor));
+  const click = S.pendingClick;
+  S.pendingClick = null;
+  const r = await go(goCmd(), 'move', gen);
+  if (gen !== S.gen || r.aborted) return;
+  S.thinking = false;
+  const best = r.best;
+  if (!S.pos.legal.includes(best)) {
+    notice(`The engine answered "bestmove ${best}", which is not a legal action here; the game is paused.`, 'error');
+    render();
+    return;
+  }
+  S.lastEngineMove = performance.now();
+  await play(best);
+  if (click) {
+    // From the click to the engine's bestmove, and to the board showing it.
+    stats.moves.push({ tok: click.tok, answer: best, ms: r.at - click.t0, shownMs: performance.now() - click.t0,
+      engineMs: (r.info && r.info.time) || 0 });
+  }
+}
+
+function play(tok) {
+  const side = S.pos.side;
+  if (S.cursor < S.moves.length) {
+    S.moves.length = S.cursor;
+    S.sides.length = S.cursor;
+  }
+  S.moves.push(tok);
+  S.sides.push(side);
+  S.cursor = S.moves.length;
+  return update();
+}
+
+function humanPlay(tok, t0) {
+  S.pendingClick = { t0, tok };
+  play(tok);
+}
+
+function humanMayAct() {
+  if (!S.pos || S.preview || gameOver() || !S.engineReady) return false;
+  if (S.analysis.on) return true;
+  if (S.thinking) return false;
+  return S.players[S.pos.side] === 'human';
+}
+
+function onPoint(p, t0) {
+  if (S.preview) { exitPreview(); return; }
+  if (!humanMayAct()) { flash(p); return; }
+  const legal = S.pos.legal;
+  if (S.selected) {
+    const tok = `${S.selected}-${p}`;
+    if (legal.includes(tok)) { humanPlay(tok, t0); return; }
+    if (p === S.selected) { S.selected = null; renderBoard(); return; }
+  }
+  if (legal.includes('x' + p)) { humanPlay('x' + p, t0); return; }
+  if (legal.includes(p)) { humanPlay(p, t0); return; }
+  if (legal.some((t) => t.startsWith(p + '-'))) { S.selected = p; renderBoard(); return; }
+  flash(p);
+}
+
+// Take back: undo whole turns (an action with its removals) until a human
+// has something to play again.
+async function takeBack() {
+  if (S.moves.length === 0) return;
+  S.cursor = S.moves.length;
+  const popTurn = () => {
+    let tok = S.moves.pop();
+    const side = S.sides.pop();
+    while (tok.startsWith('x') && S.moves.length && S.sides[S.sides.length - 1] === side) {
+      tok = S.moves.pop();
+      S.sides.pop();
+    }
+    return side;
+  };
+  const auto = S.players.white !== S.players.black && !S.analysis.on;
+  let humanPopped = false;
+  while (S.moves.length) {
+    const side = popTurn();
+    if (S.players[side] === 'human') humanPopped = true;
+    if (!auto) break;
+    if (humanPopped && S.players[side] === 'human') break;
+  }
+  S.cursor = S.moves.length;
+  S.flagged = null;
+  await update();
+}
+
+async function newGame() {
+  S.gen++;
+  await idle();
+  S.startFen = null;
+  S.moves = [];
+  S.sides = [];
+  S.cursor = 0;
+  S.flagged = null;
+  S.analysis.lines = [];
+  S.analysis.info = null;
+  S.analysis.egtb = null;
+  initClock();
+  if (S.engineReady) send('ucinewgame');
+  await update();
+}
+
+async function loadFen(fen) {
+  fen = fen.trim().replace(/\s+/g, ' ');
+  if (!fen) { notice('Paste a FEN first.', 'error'); return; }
+  S.gen++;
+  await idle();
+  const r = await position(`position fen ${fen}`);
+  if (r.aborted) return;
+  if (r.errors.length) {
+    notice(`That FEN was refused: ${r.errors.join('; ')}`, 'error');
+    await update(); // the engine keeps its old game; show it again
+    return;
+  }
+  S.startFen = r.d.fen;
+  S.moves = [];
+  S.sides = [];
+  S.cursor = 0;
+  S.flagged = null;
+  initClock();
+  await update();
+}
+
+async function setVariant(key) {
+  const prev = S.variant;
+  S.gen++;
+  await idle();
+  const r = await command(`setoption name Variant value ${key}`);
+  if (r.aborted) return;
+  if (r.errors.length) {
+    notice(`The variant was refused: ${r.errors.join('; ')}`, 'error');
+    $('variant').value = prev;
+    return;
+  }
+  S.variant = key;
+  S.rules = presetRules(key) || S.rules;
+  buildRuleOptions();
+  await newGame();
+}
+
+async function setRule(name, value, input) {
+  S.gen++;
+  await idle();
+  const r = await command(`setoption name ${name} value ${optionValue(name, value)}`);
+  if (r.aborted) return;
+  if (r.errors.length) {
+    notice(`The rule option was refused: ${r.errors.join('; ')}`, 'error');
+    const old = S.rules[name];
+    if (input.type === 'checkbox') input.checked = !!old; else input.value = old;
+    await update();
+    return;
+  }
+  S.rules[name] = value;
+  S.variant = matchingPreset(S.rules);
+  $('variant').value = S.variant;
+  await newGame();
+}
+
+async function setMultiPV(n) {
+  S.gen++;
+  await idle();
+  const r = await command(`setoption name MultiPV value ${n}`);
+  if (r.aborted) return;
+  if (r.errors.length) { notice(`MultiPV was refused: ${r.errors.join('; ')}`, 'error'); return; }
+  S.multipv = n;
+  S.analysis.lines = [];
+  await update();
+}
+
+// ---------------------------------------------------------------- analysis
+
+function startAnalysis(gen) {
+  const base = positionCmd(S.cursor);
+  S.analysis.base = base;
+  S.analysis.lines = [];
+  S.analysis.info = null;
+  S.analysis.egtb = null;
+  renderAnalysis();
+  send(base);
+  go('go infinite', 'analysis', gen);
+}
+
+async function toggleAnalysis() {
+  S.analysis.on = !S.analysis.on;
+  if (!S.analysis.on) await idle();
+  renderAnalysisButton();
+  await update();
+}
+
+async function previewLine(k) {
+  const info = S.analysis.lines[k];
+  if (!info || !info.pv) return;
+  const base = S.analysis.base;
+  const cmd = base.includes(' moves ') ? `${base} ${info.pv.join(' ')}` : `${base} moves ${info.pv.join(' ')}`;
+  const gen = S.gen;
+  const r = await position(cmd);
+  if (r.aborted || gen !== S.gen) return;
+  if (r.errors.length) { notice(`Cannot preview that line: ${r.errors.join('; ')}`, 'error'); return; }
+  S.preview = { d: r.d, tokens: info.pv.slice(), k };
+  render();
+}
+
+function exitPreview() {
+  S.preview = null;
+  render();
+}
+
+// -------------------------------------------------------------------- clock
+
+function initClock() {
+  S.clock = null;
+  if ($('limit').value !== 'clock') { renderClocks(); return; }
+  const base = Math.max(0.1, Number($('clock-base').value) || 5) * 60000;
+  const inc = Math.max(0, Number($('clock-inc').value) || 0) * 1000;
+  S.clock = { white: base, black: base, inc, running: null, since: 0 };
+  renderClocks();
+}
+
+function clockSync() {
+  const c = S.clock;
+  if (!c) return;
+  const now = performance.now();
+  const run = (!gameOver() && S.cursor === S.moves.length && !S.analysis.on) ? S.pos.side : null;
+  if (c.running && c.running !== run) {
+    c[c.running] -= now - c.since;
+    if (run) c[c.running] += c.inc; // a turn was completed
+    c.running = null;
+  }
+  if (run && c.running !== run) { c.running = run; c.since = now; }
+  renderClocks();
+}
+
+function clockTick() {
+  const c = S.clock;
+  if (!c || !c.running) return;
+  const left = c[c.running] - (performance.now() - c.since);
+  if (left <= 0) {
+    c[c.running] = 0;
+    S.flagged = c.running;
+    c.running = null;
+    S.gen++;
+    stopSearch();
+    S.thinking = false;
+    render();
+    return;
+  }
+  renderClocks();
+}
+
+function fmtClock(ms) {
+  ms = Math.max(0, ms);
+  const s = Math.floor(ms / 1000);
+  const m = Math.floor(s / 60);
+  const t = ms < 10000 ? `.${Math.floor(ms / 100) % 10}` : '';
+  return `${m}:${String(s % 60).padStart(2, '0')}${t}`;
+}
+
+// --------------------------------------------------------------- rules ui
+
+function presetRules(key) {
+  const p = S.presets && S.presets.presets.find((x) => x.key === key);
+  return p ? { ...p.rules } : null;
+}
+
+function defaultRules() {
+  const r = {};
+  if (!S.presets) return r;
+  for (const p of S.presets.params) {
+    const o = S.options.get(p.name.toLowerCase());
+    if (o) r[p.name] = o.type === 'check' ? (o.def === 'true' ? 1 : 0) : Number(o.def);
+  }
+  return r;
+}
+
+function matchingPreset(rules) {
+  if (!S.presets) return '';
+  const p = S.presets.presets.find((x) => Object.keys(x.rules).every((k) => !(k in rules) || x.rules[k] === rules[k]));
+  return p ? p.key : '';
+}
+
+function isBoolRule(name) {
+  const p = S.presets && S.presets.params.find((x) => x.name === name);
+  if (p) return p.bool;
+  const o = S.options.get(name.toLowerCase());
+  return o && o.type === 'check';
+}
+
+function optionValue(name, v) {
+  return isBoolRule(name) ? (v ? 'true' : 'false') : String(v);
+}
+
+function buildVariantSelect() {
+  const sel = $('variant');
+  sel.textContent = '';
+  const o = S.options.get('variant');
+  const names = new Map((S.presets ? S.presets.presets : []).map((p) => [p.key, p.name]));
+  for (const key of (o ? o.vars : [])) {
+    const opt = document.createElement('option');
+    opt.value = key;
+    opt.textContent = names.get(key) || key;
+    sel.append(opt);
+  }
+  const custom = document.createElement('option');
+  custom.value = '';
+  custom.textContent = 'custom rules';
+  custom.disabled = true;
+  sel.append(custom);
+  sel.value = S.variant;
+  sel.disabled = !o;
+}
+
+function buildRuleOptions() {
+  const box = $('rule-options');
+  box.textContent = '';
+  const params = S.presets ? S.presets.params : [];
+  const known = new Set(params.map((p) => p.name.toLowerCase()));
+  const list = params.filter((p) => S.options.has(p.name.toLowerCase())).map((p) => S.options.get(p.name.toLowerCase()));
+  // Options of another engine that are neither engine options nor known rules.
+  for (const o of S.options.values()) {
+    if (!known.has(o.name.toLowerCase()) && !ENGINE_OPTIONS.has(o.name.toLowerCase()) && (o.type === 'spin' || o.type === 'check')) list.push(o);
+  }
+  for (const o of list) {
+    const label = document.createElement('label');
+    const p = params.find((x) => x.name.toLowerCase() === o.name.toLowerCase());
+    label.title = p ? p.comment : '';
+    label.append(o.name + ' ');
+    const input = document.createElement('input');
+    input.dataset.option = o.name;
+    const cur = S.rules[o.name] ?? (o.type === 'check' ? (o.def === 'true' ? 1 : 0) : Number(o.def));
+    if (o.type === 'check') {
+      input.type = 'checkbox';
+      input.checked = !!cur;
+      input.onchange = () => setRule(o.name, input.checked ? 1 : 0, input);
+    } else {
+      input.type = 'number';
+      if (o.min !== null) input.min = o.min;
+      if (o.max !== null) input.max = o.max;
+      input.value = cur;
+      input.onchange = () => {
+        const v = Number(input.value);
+        if (!Number.isInteger(v) || (o.min !== null && v < o.min) || (o.max !== null && v > o.max)) {
+          notice(`${o.name}: ${input.value} is not a whole number in ${o.min}..${o.max}`, 'error');
+          input.value = S.rules[o.name] ?? o.def;
+          return;
+        }
+        setRule(o.name, v, input);
+      };
+    }
+    label.append(input);
+    box.append(label);
+  }
+}
+
+// ----------------------------------------------------------------- board svg
+
+function svg(tag, attrs, parent) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.append(e);
+  return e;
+}
+
+function xy(p) {
+  let x = FILES.indexOf(p[0]);
+  let y = 7 - Number(p[1]);
+  if (S.flip) { x = 6 - x; y = 6 - y; }
+  return [x, y];
+}
+
+function diagonals() {
+  return !!S.rules.HasDiagonalLines;
+}
+
+function buildBoard() {
+  const lines = $('lines');
+  const labels = $('labels');
+  const hits = $('hits');
+  lines.textContent = '';
+  labels.textContent = '';
+  hits.textContent = '';
+  for (const [a, b] of SEGMENTS.concat(diagonals() ? DIAGONALS : [])) {
+    const [x1, y1] = xy(a);
+    const [x2, y2] = xy(b);
+    svg('line', { x1, y1, x2, y2, class: 'line' }, lines);
+  }
+  for (const p of POINTS) {
+    const [x, y] = xy(p);
+    svg('circle', { cx: x, cy: y, r: 0.09, class: 'point' }, lines);
+    svg('circle', { cx: x, cy: y, r: 0.42, class: 'hit', 'data-point': p }, hits);
+  }
+  for (let i = 0; i < 7; i++) {
+    const f = FILES[i];
+    const [x] = xy(f + '1');
+    const [, y] = xy('a' + (i + 1));
+    svg('text', { x, y: 6.55, class: 'label' }, labels).textContent = f;
+    svg('text', { x: -0.55, y, class: 'label' }, labels).textContent = String(i + 1);
+  }
+  $('board').dataset.diagonals = diagonals() ? '1' : '0';
+}
+
+function lastTurn(moves, sides, n) {
+  // The tokens of the turn that led to position n: its action and removals.
+  const out = [];
+  let i = n - 1;
+  if (i < 0) return out;
+  out.unshift(moves[i]);
+  while (moves[i].startsWith('x') && i > 0 && sides[i - 1] === sides[i]) {
+    i--;
+    out.unshift(moves[i]);
+    if (!moves[i].startsWith('x')) break;
+  }
+  return out;
+}
+
+function renderBoard() {
+  const view = S.preview ? S.preview.d : S.pos;
+  const board = $('board');
+  const marks = $('marks');
+  const pieces = $('pieces');
+  marks.textContent = '';
+  pieces.textContent = '';
+  if (board.dataset.diagonals !== (diagonals() ? '1' : '0') || board.dataset.flip !== String(S.flip)) {
+    board.dataset.flip = String(S.flip);
+    buildBoard();
+  }
+  if (!view) return;
+  board.dataset.fen = view.fen;
+  board.classList.toggle('preview', !!S.preview);
+  board.classList.toggle('locked', !humanMayAct());
+  // The last turn: its destination, origin and removals.
+  const turn = S.preview ? S.preview.tokens.slice(-1) : lastTurn(S.moves, S.sides, S.cursor);
+  for (const tok of turn) {
+    if (tok.startsWith('x')) {
+      const [x, y] = xy(tok.slice(1));
+      const d = 0.22;
+      svg('path', { d: `M${x - d} ${y - d}L${x + d} ${y + d}M${x + d} ${y - d}L${x - d} ${y + d}`, class: 'last-removed', 'data-last': 'removed' }, marks);
+    } else if (tok.includes('-')) {
+      const [a, b] = tok.split('-');
+      const [x1, y1] = xy(a);
+      const [x2, y2] = xy(b);
+      svg('line', { x1, y1, x2, y2, class: 'last-path' }, marks);
+      svg('circle', { cx: x1, cy: y1, r: 0.3, class: 'last-from', 'data-last': 'from' }, marks);
+      svg('circle', { cx: x2, cy: y2, r: 0.42, class: 'last-to', 'data-last': 'to' }, marks);
+    } else {
+      const [x, y] = xy(tok);
+      svg('circle', { cx: x, cy: y, r: 0.42, class: 'last-to', 'data-last': 'to' }, marks);
+    }
+  }
+  for (const p of POINTS) {
+    const c = view.board[p];
+    if (c === '*') continue;
+    const [x, y] = xy(p);
+    if (S.drag && S.drag.moved && S.drag.from === p) continue;
+    const cls = c === 'O' ? 'white' : c === '@' ? 'black' : 'marked';
+    svg('circle', { cx: x, cy: y, r: 0.32, class: `piece ${cls}`, 'data-piece': p }, pieces);
+    if (c === 'X') {
+      const d = 0.16;
+      svg('path', { d: `M${x - d} ${y - d}L${x + d} ${y + d}M${x + d} ${y - d}L${x - d} ${y + d}`, class: 'mark-x' }, pieces);
+    }
+  }
+  if (!S.preview && humanMayAct()) {
+    if (S.pos.action === 'remove') {
+      for (const t of S.pos.legal) {
+        if (!t.startsWith('x')) continue;
+        const [x, y] = xy(t.slice(1));
+        svg('circle', { cx: x, cy: y, r: 0.38, class: 'removable' }, marks);
+      }
+    }
+    if (S.selected) {
+      const [x, y] = xy(S.selected);
+      svg('circle', { cx: x, cy: y, r: 0.4, class: 'selected' }, marks);
+      for (const t of S.pos.legal) {
+        if (!t.startsWith(S.selected + '-')) continue;
+        const [tx, ty] = xy(t.split('-')[1]);
+        svg('circle', { cx: tx, cy: ty, r: 0.12, class: 'target' }, marks);
+      }
+    }
+  }
+  if (S.drag && S.drag.moved) {
+    const c = view.board[S.drag.from];
+    svg('circle', { cx: S.drag.x, cy: S.drag.y, r: 0.34, class: `piece ghost ${c === 'O' ? 'white' : 'black'}` }, pieces);
+  }
+}
+
+function flash(p) {
+  const [x, y] = xy(p);
+  const c = svg('circle', { cx: x, cy: y, r: 0.4, class: 'flash' }, $('marks'));
+  setTimeout(() => c.remove(), 350);
+}
+
+function svgPoint(ev) {
+  const b = $('board');
+  const pt = b.createSVGPoint();
+  pt.x = ev.clientX;
+  pt.y = ev.clientY;
+  const m = b.getScreenCTM();
+  return m ? pt.matrixTransform(m.inverse()) : { x: 0, y: 0 };
+}
+
+function nearestPoint(x, y) {
+  let best = null;
+  let bd = 0.45 * 0.45;
+  for (const p of POINTS) {
+    const [px, py] = xy(p);
+    const d = (px - x) ** 2 + (py - y) ** 2;
+    if (d < bd) { bd = d; best = p; }
+  }
+  return best;
+}
+
+function setupPointer() {
+  const board = $('board');
+  board.addEventListener('pointerdown', (ev) => {
+    const p = ev.target.dataset && ev.target.dataset.point;
+    if (!p) return;
+    ev.preventDefault();
+    const t0 = performance.now();
+    if (humanMayAct() && S.pos.legal.some((t) => t.startsWith(p + '-'))) {
+      const q = svgPoint(ev);
+      S.drag = { from: p, x: q.x, y: q.y, moved: false, t0, id: ev.pointerId };
+      try { board.setPointerCapture(ev.pointerId); } catch { /* synthetic events */ }
+      return;
+    }
+    onPoint(p, t0);
+  });
+  board.addEventListener('pointermove', (ev) => {
+    const d = S.drag;
+    if (!d) return;
+    const q = svgPoint(ev);
+    const [fx, fy] = xy(d.from);
+    if (!d.moved && (q.x - fx) ** 2 + (q.y - fy) ** 2 > 0.25 * 0.25) d.moved = true;
+    d.x = q.x;
+    d.y = q.y;
+    if (d.moved) renderBoard();
+  });
+  const end = (ev) => {
+    const d = S.drag;
+    if (!d) return;
+    S.drag = null;
+    if (!d.moved) { onPoint(d.from, d.t0); return; }
+    const q = svgPoint(ev);
+    const to = nearestPoint(q.x, q.y);
+    const tok = `${d.from}-${to}`;
+    if (to && to !== d.from && S.pos.legal.includes(tok)) { humanPlay(tok, performance.now()); return; }
+    renderBoard();
+  };
+  board.addEventListener('pointerup', end);
+  board.addEventListener('pointercancel', () => { S.drag = null; renderBoard(); });
+}
+
+// -------------------------------------------------------------- rendering
+
+function render() {
+  renderBoard();
+  renderStatus();
+  renderMoves();
+  renderNav();
+  renderAnalysis();
+  renderClocks();
+  if (S.pos && document.activeElement !== $('fen')) $('fen').value = (S.preview ? S.preview.d : S.pos).fen;
+}
+
+function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+
+function resultText() {
+  if (S.flagged) {
+    const other = S.flagged === 'white' ? 'black' : 'white';
+    return `${other} wins (${S.flagged} lost on time)`;
+  }
+  return S.pos && S.pos.result !== 'ongoing' ? S.pos.result : '';
+}
+
+function renderStatus() {
+  const v = S.preview ? S.preview.d : S.pos;
+  if (!v) return;
+  $('side').textContent = `${cap(v.side)} to move`;
+  $('phase').textContent = v.phase;
+  $('action').textContent = v.action;
+  const pend = [];
+  if (v.pending.white) pend.push(`White must remove ${v.pending.white}`);
+  if (v.pending.black) pend.push(`Black must remove ${v.pending.black}`);
+  $('pending').textContent = pend.length ? '· ' + pend.join(', ') : '';
+  for (const side of ['white', 'black']) {
+    const h = $('hand-' + side);
+    h.querySelector('.count').textContent = v.hand[side];
+    const st = h.querySelector('.stones');
+    st.textContent = '';
+    for (let i = 0; i < Math.min(v.hand[side], 12); i++) st.append(document.createElement('i'));
+    h.classList.toggle('to-move', v.side === side && v.result === 'ongoing');
+  }
+  const res = S.preview ? (v.result !== 'ongoing' ? v.result : '') : resultText();
+  const el = $('result');
+  el.hidden = !res;
+  el.textContent = res ? `Game over: ${res}` : '';
+  const ov = $('overlay');
+  let msg = '';
+  if (res) msg = `Game over: ${res}`;
+  else if (S.thinking) msg = '';
+  ov.hidden = !msg;
+  ov.textContent = msg;
+  const b = $('board');
+  b.dataset.thinking = S.thinking ? '1' : '0';
+  b.dataset.result = res || 'ongoing';
+  b.dataset.plies = String(S.moves.length);
+  b.dataset.cursor = String(S.cursor);
+  $('side').title = S.thinking ? 'the engine is thinking' : '';
+  $('status-line').classList.toggle('thinking', S.thinking);
+  if (S.thinking) $('side').textContent += ' · engine thinking…';
+}
+
+// turns groups token indexes into turns: an action and the removals after it
+// by the same side.
+function turns() {
+  const out = [];
+  for (let i = 0; i < S.moves.length; i++) {
+    const last = out[out.length - 1];
+    if (S.moves[i].startsWith('x') && last && S.sides[last[last.length - 1]] === S.sides[i]) last.push(i);
+    else out.push([i]);
+  }
+  return out;
+}
+
+// movesText is the move list in Sanmill's notation: two turns a line, a
+// removal written right after its action (d6-d5xb4), and the FEN tags when
+// the game starts from a set-up position.
+function movesText() {
+  const ts = turns();
+  const lines = [];
+  if (S.startFen) lines.push(`[FEN "${S.startFen}"]`, '[SetUp "1"]', '');
+  for (let i = 0; i < ts.length; i += 2) {
+    const a = ts[i].map((k) => S.moves[k]).join('');
+    const b = ts[i + 1] ? '    ' + ts[i + 1].map((k) => S.moves[k]).join('') : '';
+    lines.push(`${i / 2 + 1}.    ${a}${b}`);
+  }
+  return lines.join('\n');
+}
+
+function renderMoves() {
+  const ol = $('movelist');
+  ol.textContent = '';
+  const ts = turns();
+  for (let i = 0; i < ts.length; i += 2) {
+    const li = document.createElement('li');
+    const num = document.createElement('span');
+    num.className = 'num';
+    num.textContent = `${i / 2 + 1}.`;
+    li.append(num);
+    for (const t of [ts[i], ts[i + 1]]) {
+      if (!t) continue;
+      const span = document.createElement('span');
+      span.className = 'turn';
+      for (const k of t) {
+        const tok = document.createElement('span');
+        tok.className = 'tok' + (k === S.cursor - 1 ? ' current' : '') + (k >= S.cursor ? ' future' : '');
+        tok.textContent = S.moves[k];
+        tok.dataset.ply = String(k + 1);
+        span.append(tok);
+      }
+      li.append(span);
+    }
+    ol.append(li);
+  }
+  // Keep the current move in view by scrolling the list only (never the page).
+  const cur = ol.querySelector('.current');
+  if (cur && (cur.offsetTop < ol.scrollTop || cur.offsetTop + cur.offsetHeight > ol.scrollTop + ol.clientHeight)) {
+    ol.scrollTop = cur.offsetTop - ol.clientHeight / 2;
+  }
+  $('moves-text').value = movesText();
+}
+
+function renderNav() {
+  const n = S.moves.length;
+  $('first').disabled = S.cursor === 0;
+  $('back').disabled = S.cursor === 0;
+  $('forward').disabled = S.cursor >= n;
+  $('last').disabled = S.cursor >= n;
+  $('takeback').disabled = n === 0;
+  $('flip').classList.toggle('active', S.flip);
+}
+
+function scoreText(info) {
+  if (!info || info.score === undefined) return '–';
+  if (info.scoreKind === 'mate') return info.score > 0 ? `win in ${info.score}` : `loss in ${-info.score}`;
+  const v = info.score / 100;
+  return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
+function renderAnalysis() {
+  const a = S.analysis;
+  const info = a.info;
+  $('an-depth').textContent = info && info.depth ? `${info.depth}${info.seldepth ? '/' + info.seldepth : ''}` : '–';
+  $('an-score').textContent = scoreText(info);
+  $('an-nps').textContent = info && info.nps !== undefined ? info.nps.toLocaleString('en-US') : '–';
+  $('an-hash').textContent = info && info.hashfull !== undefined ? `${(info.hashfull / 10).toFixed(1)}%` : '–';
+  const ol = $('pvs');
+  ol.textContent = '';
+  a.lines.forEach((l, k) => {
+    if (!l || k >= S.multipv) return;
+    const li = document.createElement('li');
+    li.dataset.k = String(k);
+    li.classList.toggle('active', !!(S.preview && S.preview.k === k));
+    const sc = document.createElement('span');
+    sc.className = 'score';
+    sc.textContent = scoreText(l);
+    li.append(sc, (l.pv || []).join(' '));
+    li.onclick = () => previewLine(k);
+    ol.append(li);
+  });
+  // The bar shows White's view; scores are the side to move's.
+  const bar = $('evalbar');
+  const fill = $('evalfill');
+  let pct = 50;
+  let label = '';
+  if (info && info.score !== undefined && S.pos) {
+    const sign = S.pos.side === 'white' ? 1 : -1;
+    if (info.scoreKind === 'mate') {
+      pct = sign * info.score > 0 ? 100 : 0;
+      label = `mate ${sign * info.score}`;
+    } else {
+      const cp = sign * info.score;
+      pct = 100 / (1 + Math.exp(-cp / 150));
+      label = String(cp);
+    }
+  }
+  fill.style.height = `${pct.toFixed(1)}%`;
+  bar.dataset.score = label;
+  bar.title = label ? `White's view: ${label}` : 'evaluation (White\'s view)';
+  const eg = a.egtb;
+  $('egtb').hidden = !eg;
+  if (eg) {
+    $('egtb-root').textContent = `(${valueText(eg.root)})`;
+    const tb = $('egtb-moves');
+    tb.textContent = '';
+    for (const m of eg.moves) {
+      const tr = document.createElement('tr');
+      tr.dataset.move = m.tok;
+      const a1 = document.createElement('td');
+      a1.textContent = m.tok;
+      const a2 = document.createElement('td');
+      a2.textContent = valueText(m.v);
+      a2.className = m.v.k;
+      tr.append(a1, a2);
+      tb.append(tr);
+    }
+  }
+  $('preview-bar').hidden = !S.preview;
+  $('board').dataset.analysis = a.on ? '1' : '0';
+  $('board').dataset.depth = info && info.depth ? String(info.depth) : '0';
+}
+
+function renderAnalysisButton() {
+  $('analyse').textContent = S.analysis.on ? 'Stop analysis' : 'Analyse';
+  $('analyse').classList.toggle('active', S.analysis.on);
+}
+
+function renderClocks() {
+  const c = S.clock;
+  $('clocks').hidden = !c;
+  if (!c) return;
+  for (const side of ['white', 'black']) {
+    const left = c[side] - (c.running === side ? performance.now() - c.since : 0);
+    const el = $('clock-' + side);
+    el.textContent = `${cap(side)} ${fmtClock(left)}`;
+    el.classList.toggle('running', c.running === side);
+    el.classList.toggle('flagged', S.flagged === side);
+  }
+}
+
+function renderConn() {
+  const b = $('conn');
+  const ok = S.connected && S.engineReady;
+  b.textContent = ok ? 'engine ready' : S.connected ? 'starting engine…' : 'offline';
+  b.className = 'badge ' + (ok ? 'on' : 'off');
+}
+
+// ----------------------------------------------------------------- notices
+
+function notice(text, kind) {
+  const box = $('notices');
+  const div = document.createElement('div');
+  div.className = `notice ${kind || ''}`;
+  const span = document.createElement('span');
+  span.className = 'text';
+  span.textContent = text;
+  const close = document.createElement('button');
+  close.textContent = '✕';
+  close.title = 'dismiss';
+  close.onclick = () => div.remove();
+  div.append(span, close);
+  box.append(div);
+  while (box.children.length > 4) box.firstChild.remove();
+  if (kind === 'info') setTimeout(() => div.remove(), 8000);
+}
+
+// The log keeps its last MAX_LOG lines in memory and draws them only while
+// its pane is open, once a frame: the engine writes many lines a second.
+const MAX_LOG = 3000;
+const logLines = [];
+let logDrawn = 0;       // how many of logLines the pane shows
+let logFrame = 0;
+function logLine(kind, text) {
+  logLines.push([kind, text]);
+  if (logLines.length > MAX_LOG + 500) {
+    logLines.splice(0, logLines.length - MAX_LOG);
+    logDrawn = -1; // redraw all
+  }
+  if ($('logbox').open && !logFrame) logFrame = requestAnimationFrame(drawLog);
+}
+
+function drawLog() {
+  logFrame = 0;
+  const log = $('log');
+  if (logDrawn < 0 || logDrawn > logLines.length) { log.textContent = ''; logDrawn = 0; }
+  const from = Math.max(logDrawn, logLines.length - MAX_LOG);
+  if (from > logDrawn) { log.textContent = ''; }
+  const frag = document.createDocumentFragment();
+  for (let i = from; i < logLines.length; i++) {
+    const div = document.createElement('div');
+    div.className = logLines[i][0];
+    div.textContent = logLines[i][1];
+    frag.append(div);
+  }
+  log.append(frag);
+  logDrawn = logLines.length;
+  while (log.childElementCount > MAX_LOG) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+async function copyText(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    notice(`${what} copied.`, 'info');
+  } catch {
+    notice(`${what} is in the text field below; the browser did not allow copying it.`, 'info');
+  }
+}
+
+function clampInt(v, lo, hi, def) {
+  const n = Math.round(Number(v));
+  return Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : def;
+}
+
+// ------------------------------------------------------------------ controls
+
+function goTo(n) {
+  n = Math.max(0, Math.min(S.moves.length, n));
+  if (n === S.cursor) return;
+  S.cursor = n;
+  update();
+}
+
+function setMode(mode) {
+  S.players = {
+    hve: { white: 'human', black: 'engine' },
+    evh: { white: 'engine', black: 'human' },
+    eve: { white: 'engine', black: 'engine' },
+    hvh: { white: 'human', black: 'human' },
+  }[mode] || S.players;
+  if (mode === 'evh' && !S.flip) S.flip = true;
+  if (mode === 'hve' && S.flip) S.flip = false;
+  update();
+}
+
+function setLimit() {
+  const k = $('limit').value;
+  $('lbl-movetime').hidden = k !== 'movetime';
+  $('lbl-depth').hidden = k !== 'depth';
+  $('lbl-clock').hidden = k !== 'clock';
+  initClock();
+  clockSync();
+}
+
+function setup() {
+  $('first').onclick = () => goTo(0);
+  $('back').onclick = () => goTo(S.cursor - 1);
+  $('forward').onclick = () => goTo(S.cursor + 1);
+  $('last').onclick = () => goTo(S.moves.length);
+  $('takeback').onclick = () => takeBack();
+  $('newgame').onclick = () => newGame();
+  $('flip').onclick = () => { S.flip = !S.flip; render(); };
+  $('mode').onchange = () => setMode($('mode').value);
+  $('limit').onchange = setLimit;
+  $('clock-base').onchange = initClock;
+  $('clock-inc').onchange = initClock;
+  $('variant').onchange = () => setVariant($('variant').value);
+  $('load-fen').onclick = () => loadFen($('fen').value);
+  $('fen').addEventListener('keydown', (ev) => { if (ev.key === 'Enter') loadFen($('fen').value); });
+  $('copy-fen').onclick = () => copyText($('fen').value, 'The FEN');
+  $('copy-moves').onclick = () => copyText(movesText(), 'The move list');
+  $('analyse').onclick = () => toggleAnalysis();
+  $('multipv').onchange = () => setMultiPV(Number($('multipv').value));
+  $('preview-exit').onclick = exitPreview;
+  $('log-clear').onclick = () => { logLines.length = 0; logDrawn = 0; $('log').textContent = ''; };
+  $('logbox').addEventListener('toggle', () => { if ($('logbox').open) { logDrawn = -1; drawLog(); } });
+  $('movelist').addEventListener('click', (ev) => {
+    const ply = ev.target.dataset && ev.target.dataset.ply;
+    if (ply) goTo(Number(ply));
+  });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.target.closest && ev.target.closest('input, select, textarea')) return;
+    if (ev.key === 'ArrowLeft') goTo(S.cursor - 1);
+    else if (ev.key === 'ArrowRight') goTo(S.cursor + 1);
+    else if (ev.key === 'Home') goTo(0);
+    else if (ev.key === 'End') goTo(S.moves.length);
+    else if (ev.key === 'Escape' && S.preview) exitPreview();
+  });
+  setupPointer();
+  setInterval(clockTick, 100);
+  buildBoard();
+  setLimit();
+  renderConn();
+  renderAnalysisButton();
+}
+
+// The tests read the page's state through this object; it changes nothing.
+window.millApp = {
+  snapshot: () => ({
+    fen: S.pos ? S.pos.fen : '',
+    side: S.pos ? S.pos.side : '',
+    phase: S.pos ? S.pos.phase : '',
+    action: S.pos ? S.pos.action : '',
+    result: resultText() || 'ongoing',
+    legal: S.pos ? S.pos.legal.slice() : [],
+    hand: S.pos ? S.pos.hand : null,
+    pending: S.pos ? S.pos.pending : null,
+    moves: S.moves.slice(),
+    cursor: S.cursor,
+    thinking: S.thinking,
+    ready: S.engineReady,
+    variant: S.variant,
+    preview: S.preview ? S.preview.d.fen : null,
+    analysis: { on: S.analysis.on, depth: S.analysis.info ? S.analysis.info.depth : 0, lines: S.analysis.lines.filter(Boolean).map((l) => ({ score: scoreText(l), pv: l.pv })) },
+    searches: E.goQ.length,
+    // settled: the shown position is the one at the cursor and no answer is awaited.
+    settled: S.posCursor === S.cursor && E.dQ.length === 0 && E.readyQ.length === 0 &&
+      (S.analysis.on ? E.goQ.length <= 1 : E.goQ.length === 0),
+  }),
+  // Feeds a line to the page as if the engine had written it (tests of the
+  // parts the engine does not exercise yet, such as table values).
+  engineLine: (line) => onServerMessage({ t: 'line', line }),
+  // The last n lines of the engine log (what was sent, received and noted).
+  log: (n) => logLines.slice(-n).map((l) => l[1]).join('\n'),
+  stats,
+};
+
+async function main() {
+  setup();
+  try {
+    const r = await fetch('/presets.json');
+    S.presets = await r.json();
+  } catch (e) {
+    notice(`Could not load the variant table: ${e.message}`, 'error');
+  }
+  connect();
+}
+
+main();
+})();
