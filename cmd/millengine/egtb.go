@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -32,16 +31,6 @@ Commands:
 
 Run "millengine egtb <command> --help" for a command's flags.
 `
-
-// defaultEGTBDir is the default table directory: the user's cache directory
-// plus millengine/egtb.
-func defaultEGTBDir() string {
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(d, "millengine", "egtb")
-}
 
 // egtbCommands are the subcommands of egtb.
 var egtbCommands = map[string]func(e *env, args []string) int{
@@ -72,7 +61,7 @@ func runEGTB(e *env, args []string) int {
 func (e *env) egtbFlags(name, usage, doc string, dir, variant *string) *pflag.FlagSet {
 	fs := e.subFlags("egtb "+name, "egtb "+usage, doc)
 	fs.SortFlags = false
-	fs.StringVar(dir, "dir", defaultEGTBDir(), "table directory")
+	fs.StringVar(dir, "dir", egtb.DefaultDir(), "table directory")
 	if variant != nil {
 		fs.StringVarP(variant, "variant", "v", e.g.variant, "rule preset: "+strings.Join(rules.PresetKeys(), ", "))
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/millengine/millengine/internal/buildinfo"
+	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
 	"github.com/millengine/millengine/internal/uci"
@@ -73,6 +74,7 @@ type globals struct {
 	hashMB   int
 	threads  int
 	variant  string
+	egtbPath string
 	version  bool
 }
 
@@ -137,6 +139,7 @@ func globalFlags(g *globals) *pflag.FlagSet {
 	fs.IntVar(&g.hashMB, "hash", uci.DefaultHashMB, "start-up value of the Hash option, in MB")
 	fs.IntVar(&g.threads, "threads", 1, "start-up value of the Threads option")
 	fs.StringVar(&g.variant, "variant", rules.Presets[0].Key, "start-up rule preset: "+strings.Join(rules.PresetKeys(), ", "))
+	fs.StringVar(&g.egtbPath, "egtb-path", egtb.DefaultDir(), "start-up value of the EGTBPath option, the endgame tables' directory (\"\": none)")
 	fs.BoolVar(&g.version, "version", false, "print the version and exit")
 	fs.SortFlags = false
 	return fs
@@ -323,11 +326,12 @@ func runUCI(e *env, args []string) int {
 	}
 	g := e.g
 	err := uci.Run(e.ctx, e.stdin, e.stdout, uci.Config{
-		Version: buildinfo.Version(version, debug.ReadBuildInfo),
-		HashMB:  g.hashMB,
-		Threads: g.threads,
-		Variant: g.variant,
-		Log:     e.log,
+		Version:  buildinfo.Version(version, debug.ReadBuildInfo),
+		HashMB:   g.hashMB,
+		Threads:  g.threads,
+		Variant:  g.variant,
+		EGTBPath: g.egtbPath,
+		Log:      e.log,
 	})
 	switch {
 	case err == nil:

@@ -334,3 +334,42 @@ func (t *Tables) Actions(r *rules.Rules, p *position.Position) []ActionValue {
 	})
 	return out
 }
+
+// DefaultDir is the tables' default directory: the user's cache directory
+// plus millengine/egtb ("" when the system has no cache directory).
+func DefaultDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "millengine", "egtb")
+}
+
+// Covers reports whether the tables were opened for the rules r and hold at
+// least one sector: a caller can check it once and then probe without doubt.
+func (t *Tables) Covers(r *rules.Rules) bool {
+	if t == nil || t.game == nil {
+		return false
+	}
+	p, ok := paramsOf(r)
+	return ok && p == t.params
+}
+
+// Line returns the line of perfect play from p, at most maxPlies actions: at
+// every turn the side to move takes its best action by the tables (the
+// shortest win, a draw, the longest loss; ties by token), until the game
+// ends or leaves the tables. It is the principal variation of a table
+// position.
+func (t *Tables) Line(r *rules.Rules, p *position.Position, maxPlies int) []position.Move {
+	var line []position.Move
+	q := *p
+	for len(line) < maxPlies && !q.IsOver() {
+		acts := t.Actions(r, &q)
+		if len(acts) == 0 || !acts[0].Known {
+			break
+		}
+		line = append(line, acts[0].Move)
+		q.Do(r, acts[0].Move)
+	}
+	return line
+}

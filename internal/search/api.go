@@ -110,7 +110,8 @@ type Info struct {
 	Score    int // side to move's view
 	Nodes    uint64
 	NPS      uint64
-	HashFull int // permille
+	HashFull int    // permille
+	TBHits   uint64 // endgame-table probes
 	Time     time.Duration
 	PV       []position.Move
 	Bound    tt.Bound // Exact, or Lower/Upper for a fail-high/low report
@@ -140,5 +141,6 @@ type Result struct {
 	MateIn     int // turns to mate (negative: mated), 0 if Score is not a mate score
 	Depth      int
 	Nodes      uint64
+	TBHits     uint64 // endgame-table probes
 	PV         []position.Move
 }

@@ -87,7 +87,7 @@ func (s *searchRun) poll(w *worker) {
 		s.lastReport = time.Now()
 		n := s.nodes()
 		s.report(Info{Depth: s.depth, SelDepth: max(w.selDepth, s.depth), Nodes: n, NPS: nps(n, el),
-			HashFull: s.e.tt.HashFull(), Time: el})
+			HashFull: s.e.tt.HashFull(), TBHits: s.tbHits(), Time: el})
 	}
 }
 

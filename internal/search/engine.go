@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/movepick"
@@ -29,6 +30,7 @@ type Engine struct {
 	workers    []*worker
 	rng        *rand.Rand
 	evalParams *eval.Params // the evaluation weights; tools may set others
+	tables     *egtb.Tables // endgame tables, read-only and shared by the workers; nil for none
 
 	stop     atomic.Bool // ends the running search (user stop, time or nodes)
 	userStop atomic.Bool // Stop was called
@@ -54,10 +56,13 @@ type searchRun struct {
 	skill      bool // SkillLevel below the maximum: a weaker move is chosen at the end
 	soft, hard time.Duration
 	report     func(Info)
-	workers    []*worker // the workers of this search, the main one first
-	yield      bool      // the workers take every CPU: they yield at every poll
-	depth      int       // the main worker's current iteration
-	lastReport time.Time // when the last progress report was sent
+	workers    []*worker    // the workers of this search, the main one first
+	yield      bool         // the workers take every CPU: they yield at every poll
+	tables     *egtb.Tables // the engine's tables if they cover the rules, else nil
+	tableRoot  bool         // the root is a table position: its moves were ranked by the tables
+	rootValue  egtb.Value   // the root's table value (when tableRoot)
+	depth      int          // the main worker's current iteration
+	lastReport time.Time    // when the last progress report was sent
 }
 
 // nodes sums the nodes of this search's workers as last published.
@@ -65,6 +70,15 @@ func (s *searchRun) nodes() uint64 {
 	var n uint64
 	for _, w := range s.workers {
 		n += w.published.Load()
+	}
+	return n
+}
+
+// tbHits sums the table probes of this search's workers as last published.
+func (s *searchRun) tbHits() uint64 {
+	var n uint64
+	for _, w := range s.workers {
+		n += w.publishedTB.Load()
 	}
 	return n
 }
@@ -108,6 +122,14 @@ func (e *Engine) SetEvalParams(p *eval.Params) {
 		p = &eval.DefaultParams
 	}
 	e.evalParams = p
+}
+
+// SetTables gives the engine endgame tables (nil: none); call it while no
+// search runs. The search uses them only under rules they cover.
+func (e *Engine) SetTables(t *egtb.Tables) {
+	e.running.Lock()
+	defer e.running.Unlock()
+	e.tables = t
 }
 
 // SetHash resizes the transposition table to mb megabytes (cleared); call it
@@ -206,7 +228,13 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 		e.holdUntilReleased(&lim)
 		return Result{}
 	}
+	var tables *egtb.Tables
+	if e.tables.Covers(&g.Rules) {
+		tables = e.tables
+	}
+	rootValue, moves, tableRoot := tableRootMoves(tables, g, moves)
 	s := e.newRun(g, lim, report, len(moves))
+	s.tables, s.tableRoot, s.rootValue = tables, tableRoot, rootValue
 	e.startWorkers(s, g, e.orderRootMoves(s, g, moves))
 
 	var wg sync.WaitGroup
@@ -239,6 +267,39 @@ func rootMoves(g *position.Game, searchMoves []position.Move) []position.Move {
 		}
 	}
 	return append([]position.Move(nil), moves...)
+}
+
+// tableRootMoves ranks the root moves by the tables when the root is a table
+// position and every move's value is known: it keeps the moves of the best
+// value (the shortest win, every draw, or the longest loss), so that the
+// search only breaks ties among them, and returns that value.
+func tableRootMoves(t *egtb.Tables, g *position.Game, moves []position.Move) (egtb.Value, []position.Move, bool) {
+	root := g.Pos
+	if t == nil {
+		return 0, moves, false
+	}
+	if _, ok := t.Probe(&g.Rules, &root); !ok {
+		return 0, moves, false
+	}
+	values := make([]egtb.Value, len(moves))
+	var best egtb.Value
+	for i, m := range moves {
+		v, ok := t.ActionValue(&g.Rules, &root, m)
+		if !ok {
+			return 0, moves, false
+		}
+		values[i] = v
+		if i == 0 || v.Better(best) {
+			best = v
+		}
+	}
+	var keep []position.Move
+	for i, m := range moves {
+		if values[i] == best {
+			keep = append(keep, m)
+		}
+	}
+	return best, keep, true
 }
 
 // newRun plans one search: its options, depth limit and time budget.
@@ -328,9 +389,15 @@ func (e *Engine) result(s *searchRun, main *worker) Result {
 	}
 	for _, w := range s.workers {
 		w.published.Store(w.nodes)
+		w.publishedTB.Store(w.tbHits)
 	}
 	res.Nodes = s.nodes()
+	res.TBHits = s.tbHits()
 	res.MateIn = mateIn(main, res.Score, res.PV)
+	if s.tableRoot {
+		res.Score, res.MateIn = tableRootScore(s.rootValue)
+		res.PV = s.tableLine(res.BestMove)
+	}
 	if len(res.PV) > 1 && res.PV[0] == res.BestMove {
 		res.PonderMove = res.PV[1]
 	}

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/tt"
@@ -84,6 +85,7 @@ func (s *searchRun) iterationDone(w *worker, d int) {
 	}
 	el := s.e.clock.elapsed()
 	n := s.nodes() - w.published.Load() + w.nodes
+	tb := s.tbHits() - w.publishedTB.Load() + w.tbHits
 	hf := s.e.tt.HashFull()
 	for i := 0; i < s.opts.MultiPV && i < len(w.rootMoves); i++ {
 		pv := w.bestPV
@@ -91,11 +93,39 @@ func (s *searchRun) iterationDone(w *worker, d int) {
 			pv = w.linePV(i, d)
 		}
 		sc := w.rootMoves[i].score
+		mate := mateIn(w, sc, pv)
+		if s.tableRoot {
+			// The tables know the value exactly: report it, with their line.
+			sc, mate = tableRootScore(s.rootValue)
+			pv = s.tableLine(w.rootMoves[i].move)
+		}
 		s.report(Info{Depth: d, SelDepth: max(w.selDepth, d), MultiPV: i + 1, Score: sc, Nodes: n,
-			NPS: nps(n, el), HashFull: hf, Time: el, PV: pv, Bound: tt.BoundExact,
-			MateIn: mateIn(w, sc, pv)})
+			NPS: nps(n, el), HashFull: hf, TBHits: tb, Time: el, PV: pv, Bound: tt.BoundExact,
+			MateIn: mate})
 	}
 	s.lastReport = time.Now()
+}
+
+// tableRootScore is the score and the mate count (turns, negative when lost)
+// of a root whose value the tables know.
+func tableRootScore(v egtb.Value) (score, mate int) {
+	switch {
+	case v.IsWin():
+		return tableScore(v, 0), v.Distance()
+	case v.IsLoss():
+		return tableScore(v, 0), -max(v.Distance(), 1)
+	}
+	return ValueDraw, 0
+}
+
+// tableLine is the principal variation of a table root that starts with
+// move: the move, then perfect play by the tables to the end of the game,
+// cut where the game's own rules end it (repetition, N-move rules).
+func (s *searchRun) tableLine(move position.Move) []position.Move {
+	p := s.root.Pos
+	p.Do(&s.root.Rules, move)
+	line := append([]position.Move{move}, s.tables.Line(&s.root.Rules, &p, MaxPly-1)...)
+	return s.untilGameEnd(line)
 }
 
 // skipDepth spreads the helper threads of lazy SMP over different depths.

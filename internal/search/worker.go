@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/movepick"
@@ -38,7 +39,8 @@ type worker struct {
 	r         *rules.Rules
 	tt        *tt.Table
 	params    *eval.Params
-	testExact bool // no reductions, table cutoffs only at equal depth (tests)
+	tables    *egtb.Tables // endgame tables covering the rules, or nil
+	testExact bool         // no reductions, table cutoffs only at equal depth (tests)
 	stop      *atomic.Bool
 	stack     [MaxPly + 2]frame
 	keys      []uint32 // keys reached by slides since the last irreversible move, game then path
@@ -47,14 +49,16 @@ type worker struct {
 	pv        [MaxPly + 2][MaxPly + 2]position.Move
 	pvLen     [MaxPly + 2]int
 
-	nodes     uint64
-	published atomic.Uint64
-	horizon   bool   // a line of this iteration ended at the horizon (an evaluation or a table cutoff)
-	nodeLimit uint64 // this thread's share of a node limit, 0 for none
-	selDepth  int
-	stopped   bool
-	rootMoves []rootMove
-	pvIdx     int
+	nodes       uint64
+	published   atomic.Uint64
+	tbHits      uint64 // endgame-table probes that gave a value
+	publishedTB atomic.Uint64
+	horizon     bool   // a line of this iteration ended at the horizon (an evaluation or a table cutoff)
+	nodeLimit   uint64 // this thread's share of a node limit, 0 for none
+	selDepth    int
+	stopped     bool
+	rootMoves   []rootMove
+	pvIdx       int
 	// the result of the last completed iteration
 	bestMove  position.Move
 	bestScore int
@@ -78,12 +82,21 @@ func (w *worker) start(s *searchRun, g *position.Game, order []position.Move, no
 	w.r = &g.Rules
 	w.tt = e.tt
 	w.params = e.evalParams
+	w.tables = s.tables
+	if s.tableRoot {
+		// The root's moves are ranked by the tables already; below them the
+		// search's own judgement breaks the ties (as Stockfish does with
+		// tablebases at the root).
+		w.tables = nil
+	}
 	w.testExact = e.testExact
 	w.stop = &e.stop
 	w.stack[0] = frame{pos: g.Pos}
 	w.keys = append(w.keys[:0], g.RepetitionKeys()...)
 	w.nodes = 0
 	w.published.Store(0)
+	w.tbHits = 0
+	w.publishedTB.Store(0)
 	w.nodeLimit = nodeLimit
 	w.stopped = false
 	w.selDepth = 0
@@ -136,6 +149,7 @@ func (w *worker) countNode() {
 	w.nodes++
 	if w.nodes&(pollEvery-1) == 0 {
 		w.published.Store(w.nodes)
+		w.publishedTB.Store(w.tbHits)
 		if w.id == 0 {
 			w.run.poll(w)
 		}
@@ -216,6 +230,35 @@ func (w *worker) sub(ply, alpha, beta, depth int) int {
 	return -w.search(ply+1, -beta, -alpha, depth)
 }
 
+// probeTables returns the exact score of a position below the root that the
+// endgame tables hold: a win or a loss as a mate score by its distance (in
+// plies of turns), a draw as a draw. It costs one comparison per node when
+// the position cannot be in the tables.
+func (w *worker) probeTables(p *position.Position, ply int) (int, bool) {
+	if w.tables == nil || ply == 0 || p.InHand(position.White) != 0 || p.InHand(position.Black) != 0 ||
+		p.OnBoard(position.White)+p.OnBoard(position.Black) > egtb.MaxPieces {
+		return 0, false
+	}
+	v, ok := w.tables.Probe(w.r, p)
+	if !ok {
+		return 0, false
+	}
+	w.tbHits++
+	return tableScore(v, ply), true // exact: like the end of the game, not a horizon
+}
+
+// tableScore is the search score of a table value at ply: a win or a loss
+// its distance in plies away, a draw a draw.
+func tableScore(v egtb.Value, ply int) int {
+	switch {
+	case v.IsWin():
+		return ValueMate - ply - v.Plies()
+	case v.IsLoss():
+		return -ValueMate + ply + v.Plies()
+	}
+	return ValueDraw
+}
+
 // evaluate returns the static score of p for the side to move.
 func (w *worker) evaluate(p *position.Position) int {
 	w.horizon = true
@@ -241,6 +284,9 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	}
 	if ply > 0 && f.move.Kind() == position.KindSlide && w.drawnByRule(ply) {
 		return ValueDraw
+	}
+	if v, ok := w.probeTables(p, ply); ok {
+		return v
 	}
 	if depth <= 0 {
 		return w.qsearch(ply, alpha, beta, 0)
@@ -431,6 +477,9 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 	}
 	if ply > 0 && f.move.Kind() == position.KindSlide && w.drawnByRule(ply) {
 		return ValueDraw
+	}
+	if v, ok := w.probeTables(p, ply); ok {
+		return v
 	}
 	if ply >= MaxPly || qd >= w.run.opts.MaxQuiescenceDepth {
 		return w.evaluate(p)

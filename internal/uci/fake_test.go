@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/search"
@@ -65,12 +66,13 @@ func (f *fakeEngine) SetOptions(o search.Options) {
 	defer f.mu.Unlock()
 	f.opts = o
 }
-func (f *fakeEngine) SetHash(mb int) error { f.record("SetHash"); return nil }
-func (f *fakeEngine) ClearHash()           { f.record("ClearHash") }
-func (f *fakeEngine) NewGame()             { f.record("NewGame") }
-func (f *fakeEngine) Stop()                { f.stopped.Add(1); f.stop.Store(true) }
-func (f *fakeEngine) Prepare(bool)         { f.stop.Store(false); f.hit.Store(false) }
-func (f *fakeEngine) PonderHit()           { f.hitCalls.Add(1); f.hit.Store(true) }
+func (f *fakeEngine) SetHash(mb int) error   { f.record("SetHash"); return nil }
+func (f *fakeEngine) ClearHash()             { f.record("ClearHash") }
+func (f *fakeEngine) SetTables(*egtb.Tables) {}
+func (f *fakeEngine) NewGame()               { f.record("NewGame") }
+func (f *fakeEngine) Stop()                  { f.stopped.Add(1); f.stop.Store(true) }
+func (f *fakeEngine) Prepare(bool)           { f.stop.Store(false); f.hit.Store(false) }
+func (f *fakeEngine) PonderHit()             { f.hitCalls.Add(1); f.hit.Store(true) }
 
 func (f *fakeEngine) Search(g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
 	f.mu.Lock()

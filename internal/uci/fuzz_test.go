@@ -20,10 +20,10 @@ var outputLine = func() []*regexp.Regexp {
 	var res []*regexp.Regexp
 	for _, p := range []string{
 		// protocol
-		`id name millengine \S+`, `id author .+`, `option name .+ type (spin|check|button|combo).*`,
+		`id name millengine \S+`, `id author .+`, `option name .+ type (spin|check|button|combo|string).*`,
 		`uciok`, `ugiok`, `readyok`, `info string .+`, `response (true|false|p1win|p2win|draw|none)`,
-		`info depth \d+( multipv \d+)? seldepth \d+ score (cp|mate) -?\d+( lowerbound| upperbound)? nodes \d+ nps \d+ hashfull \d+ time \d+ pv( x?[a-g][1-7](-[a-g][1-7])?)+`,
-		`info depth \d+ seldepth \d+ nodes \d+ nps \d+ hashfull \d+ time \d+`,
+		`info depth \d+( multipv \d+)? seldepth \d+ score (cp|mate) -?\d+( lowerbound| upperbound)? nodes \d+ nps \d+ hashfull \d+( tbhits \d+)? time \d+ pv( x?[a-g][1-7](-[a-g][1-7])?)+`,
+		`info depth \d+ seldepth \d+ nodes \d+ nps \d+ hashfull \d+( tbhits \d+)? time \d+`,
 		`bestmove (none|x?[a-g][1-7](-[a-g][1-7])?)( ponder x?[a-g][1-7](-[a-g][1-7])?)?`,
 		// d
 		`[1-7 ] [ |\-\\/O@*X]+`, `  a   b   c   d   e   f   g`,

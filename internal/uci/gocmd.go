@@ -140,6 +140,7 @@ func (s *session) cmdGo(args []string) error {
 		s.printf("bestmove none")
 		return nil
 	}
+	s.tablesAtGo(g)
 	s.startSearch(req, legal)
 	return nil
 }
@@ -493,16 +494,25 @@ func (s *session) printInfo(r *run, in *search.Info) {
 		r.lastPV = pv
 	}
 	if len(pv) == 0 {
-		s.printf("info depth %d seldepth %d nodes %d nps %d hashfull %d time %d",
-			in.Depth, in.SelDepth, in.Nodes, in.NPS, in.HashFull, in.Time.Milliseconds())
+		s.printf("info depth %d seldepth %d nodes %d nps %d hashfull %d%s time %d",
+			in.Depth, in.SelDepth, in.Nodes, in.NPS, in.HashFull, tbHits(in), in.Time.Milliseconds())
 		return
 	}
 	mpv := ""
 	if s.sopts.MultiPV > 1 {
 		mpv = fmt.Sprintf(" multipv %d", k)
 	}
-	s.printf("info depth %d%s seldepth %d score %s nodes %d nps %d hashfull %d time %d pv %s",
-		in.Depth, mpv, in.SelDepth, in.ScoreString(), in.Nodes, in.NPS, in.HashFull, in.Time.Milliseconds(), joinMoves(pv))
+	s.printf("info depth %d%s seldepth %d score %s nodes %d nps %d hashfull %d%s time %d pv %s",
+		in.Depth, mpv, in.SelDepth, in.ScoreString(), in.Nodes, in.NPS, in.HashFull, tbHits(in), in.Time.Milliseconds(), joinMoves(pv))
+}
+
+// tbHits is the " tbhits N" of an info line, when the search probed the
+// endgame tables.
+func tbHits(in *search.Info) string {
+	if in.TBHits == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" tbhits %d", in.TBHits)
 }
 
 // legalPrefix returns the longest prefix of pv that is a legal line from the

@@ -19,6 +19,7 @@ const (
 	kindCheck  = "check"
 	kindButton = "button"
 	kindCombo  = "combo"
+	kindString = "string"
 )
 
 // Ranges of the engine options.
@@ -49,6 +50,12 @@ func (o *option) uciString() string {
 		return fmt.Sprintf("option name %s type button", o.name)
 	case kindCombo:
 		return fmt.Sprintf("option name %s type combo default %s var %s", o.name, o.def, strings.Join(o.vars, " var "))
+	case kindString:
+		def := o.def
+		if def == "" {
+			def = emptyString
+		}
+		return fmt.Sprintf("option name %s type string default %s", o.name, def)
 	}
 	return fmt.Sprintf("option name %s type %s default %s", o.name, o.kind, o.def)
 }
@@ -152,6 +159,8 @@ func (s *session) engineOptions() []*option {
 		spin("MaxQuiescenceDepth", d.MaxQuiescenceDepth, 0, search.MaxQuiescenceDepth, func(_ *session, v int) {
 			setSearch(func(o *search.Options) { o.MaxQuiescenceDepth = v })
 		}),
+		{name: "EGTBPath", kind: kindString, def: s.cfg.EGTBPath,
+			set: func(s *session, value string) error { return s.setTablesDir(value) }},
 		{name: "Variant", kind: kindCombo, def: s.cfg.Variant, vars: rules.PresetKeys(),
 			set: func(s *session, value string) error {
 				p, ok := rules.PresetByName(strings.TrimSpace(value))
@@ -181,9 +190,15 @@ func (s *session) findOption(name string) *option {
 // The engine forgets what it learned under other rules at the next go (a
 // frontend may send every rule option in a row; one clear is enough).
 func (s *session) setRules(r rules.Rules) {
+	changed := r != s.rules
 	s.rules = r
 	s.game = position.NewGame(r, position.New(&s.rules))
 	s.valid = true
+	if changed && s.tablesDir != "" {
+		if err := s.openTables(); err != nil {
+			s.tablesNote = fmt.Sprintf("error: EGTBPath: %v; the tables are not used", err)
+		}
+	}
 }
 
 // errNoName is returned for a setoption without a name.
@@ -219,7 +234,7 @@ func (s *session) cmdSetOption(args []string) error {
 		return err
 	}
 	if o := s.findOption(name); o != nil {
-		if o.kind != kindButton && (!hasValue || value == "") {
+		if o.kind != kindButton && o.kind != kindString && (!hasValue || value == "") {
 			return fmt.Errorf("option %s: missing value", o.name)
 		}
 		if err := o.set(s, value); err != nil {

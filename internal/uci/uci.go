@@ -23,6 +23,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
@@ -45,6 +46,7 @@ const (
 type Engine interface {
 	SetOptions(o search.Options)
 	SetHash(mb int) error
+	SetTables(t *egtb.Tables)
 	ClearHash()
 	NewGame()
 	Prepare(ponder bool)
@@ -68,6 +70,10 @@ type Config struct {
 	// Bench runs the bench command; nil means search.Bench. Tests inject a
 	// cheap one.
 	Bench func(ctx context.Context, cfg search.BenchConfig, w io.Writer) (search.BenchResult, error)
+	// EGTBPath is the start-up value of the EGTBPath option, the directory of
+	// the endgame tables; "" means no tables (the command line passes the
+	// user's cache directory by default).
+	EGTBPath string
 	// MaxHashMB and MaxThreads are the ceilings of the Hash and Threads
 	// options; 0 means DefaultMaxHashMB and DefaultMaxThreads.
 	MaxHashMB  int
@@ -212,11 +218,16 @@ type session struct {
 	job      *job // the current bench or go perft, or nil
 	runID    int
 	events   chan event
-	watchdog *time.Timer   // stops a search that overruns its time; nil when not armed
-	resizing *resize       // a Hash change being allocated, or nil
-	queued   []inputLine   // lines read while the table is allocated, in order
-	resized  chan error    // the end of a Hash change
-	closed   chan struct{} // closed when Run returns
+	watchdog *time.Timer // stops a search that overruns its time; nil when not armed
+	resizing *resize     // a Hash change being allocated, or nil
+	queued   []inputLine // lines read while the table is allocated, in order
+	resized  chan error  // the end of a Hash change
+
+	tablesDir   string       // EGTBPath
+	tables      *egtb.Tables // opened for s.rules, or nil
+	tablesNote  string       // why the tables are not used, said once at the next go
+	tablesNoted bool
+	closed      chan struct{} // closed when Run returns
 }
 
 func newSession(cfg Config, w *writer) *session {
@@ -244,6 +255,11 @@ func newSession(cfg Config, w *writer) *session {
 		s.engine = search.New(cfg.HashMB)
 	}
 	s.engine.SetOptions(s.sopts)
+	s.tablesDir = cfg.EGTBPath
+	if err := s.openTables(); err != nil {
+		s.log.Error().Err(err).Msg("endgame tables not used")
+		s.tablesNote = fmt.Sprintf("error: EGTBPath: %v; the tables are not used", err)
+	}
 	s.options = s.engineOptions()
 	return s
 }

@@ -1,0 +1,37 @@
+// Package egtbtest gives tests of other packages small endgame tables of Nine
+// Men's Morris without each building its own: they are built once per
+// machine into a directory under the system's temporary directory, and a
+// later run finds them there (the build skips finished sectors, solves a
+// damaged or older-format file again, and writes each file atomically, so
+// test processes running at once are safe).
+package egtbtest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// Small returns the directory of the Nine Men's Morris tables with at most
+// maxPieces pieces on the board (6: 3v3; 7: also 3v4 and 4v3), building
+// what is missing.
+func Small(t testing.TB, maxPieces int) string {
+	t.Helper()
+	dir := filepath.Join(os.TempDir(), "millengine-egtb-test-"+strconv.Itoa(os.Getuid()))
+	r := rules.Default()
+	p, err := egtb.ParamsOf(&r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := egtb.Build(context.Background(), egtb.BuildOptions{Dir: dir, Params: p, MaxPieces: maxPieces}, func(egtb.SectorReport) {})
+	if err != nil {
+		t.Fatalf("building the test tables in %s: %v", dir, err)
+	}
+	tb.Close()
+	return dir
+}

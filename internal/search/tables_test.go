@@ -1,0 +1,162 @@
+package search
+
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// tablePosition is a sampled position of a table and its value.
+type tablePosition struct {
+	pos   position.Position
+	value egtb.Value
+}
+
+// sampleTablePositions draws positions of the sectors the tables hold, with
+// White to move: n/3 long wins (at least longWin turns), n/3 other wins and
+// n/3 draws, each a legal game position whose side to move can act.
+func sampleTablePositions(t *testing.T, tb *egtb.Tables, n, longWin int, rng *rand.Rand) []tablePosition {
+	t.Helper()
+	r := rules.Default()
+	sectors := tb.Sectors()
+	var long, short, draws []tablePosition
+	for tries := 0; tries < 50_000_000 && (len(long) < n/3 || len(short) < n/3 || len(draws) < n-2*(n/3)); tries++ {
+		s := sectors[rng.IntN(len(sectors))]
+		var white, black bb.Bitboard
+		for white.Count() < s.M {
+			white |= bb.Bit(bb.Square(rng.IntN(bb.NumSquares)))
+		}
+		for black.Count() < s.O {
+			if sq := bb.Bit(bb.Square(rng.IntN(bb.NumSquares))); sq&white == 0 {
+				black |= sq
+			}
+		}
+		v, ok := tb.ProbeSets(white, black)
+		if !ok {
+			continue
+		}
+		var list *[]tablePosition
+		switch {
+		case v.IsWin() && v.Distance() >= longWin && len(long) < n/3:
+			list = &long
+		case v.IsWin() && v.Distance() < longWin && v.Distance() > 1 && len(short) < n/3:
+			list = &short
+		case v.IsDraw() && len(draws) < n-2*(n/3):
+			list = &draws
+		default:
+			continue
+		}
+		fen := setsFEN(white, black) + " w m s " + strconv.Itoa(s.M) + " 0 " + strconv.Itoa(s.O) + " 0 0 0 0 0 0 0 0 0 40"
+		p, err := position.ParseFEN(&r, fen)
+		if err != nil || p.IsOver() {
+			continue
+		}
+		*list = append(*list, tablePosition{p, v})
+	}
+	if len(long) < n/3 || len(short) < n/3 {
+		t.Fatalf("found %d long wins, %d other wins, %d draws", len(long), len(short), len(draws))
+	}
+	return append(append(long, short...), draws...)
+}
+
+func setsFEN(white, black bb.Bitboard) string {
+	b := make([]byte, 0, 26)
+	for s := bb.Square(0); s < bb.NumSquares; s++ {
+		if s > 0 && s%8 == 0 {
+			b = append(b, '/')
+		}
+		switch {
+		case white.Has(s):
+			b = append(b, 'O')
+		case black.Has(s):
+			b = append(b, '@')
+		default:
+			b = append(b, '*')
+		}
+	}
+	return string(b)
+}
+
+// TestTablePlay: from table positions the engine converts every win and holds
+// every draw against a defender that plays the tables' best action (for a
+// lost side the longest loss), under the game's own rules (threefold
+// repetition and the N-move rules apply). The default is a short run; the
+// issue's run is EGTB_PLAY=200 EGTB_PLAY_MS=100, with EGTB_DIR naming the
+// whole set of tables ("default": the default directory; make egtb-play).
+func TestTablePlay(t *testing.T) {
+	n, ms := 12, 10
+	if v, err := strconv.Atoi(os.Getenv("EGTB_PLAY")); err == nil && v > 0 {
+		n = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("EGTB_PLAY_MS")); err == nil && v > 0 {
+		ms = v
+	}
+	dir := os.Getenv("EGTB_DIR")
+	switch dir {
+	case "":
+		dir = egtbtest.Small(t, 7)
+	case "default":
+		dir = egtb.DefaultDir()
+	}
+	r := rules.Default()
+	tb, err := egtb.Open(dir, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	rng := rand.New(rand.NewPCG(42, 7))
+	positions := sampleTablePositions(t, tb, n, 8, rng)
+	e := New(16)
+	e.SetTables(tb)
+	var converted, held, lost, engineMoves int
+	longest := 0
+	start := time.Now()
+	for i, tp := range positions {
+		g := position.NewGame(r, tp.pos)
+		e.NewGame()
+		us := g.Pos.SideToMove()
+		turns := 0
+		for ply := 0; ply < 600 && !g.Pos.IsOver(); ply++ {
+			var m position.Move
+			if g.Pos.SideToMove() == us {
+				m = e.Search(g, Limits{MoveTime: time.Duration(ms) * time.Millisecond}, nil).BestMove
+				engineMoves++
+				if m.Kind() != position.KindRemove {
+					turns++
+				}
+			} else {
+				acts := tb.Actions(&r, &g.Pos)
+				if len(acts) == 0 || !acts[0].Known {
+					t.Fatalf("position %d: the defender's position %s is not in the tables", i, g.Pos.FEN())
+				}
+				m = acts[0].Move
+			}
+			g.Play(m)
+		}
+		res, why := g.Pos.Result()
+		switch {
+		case tp.value.IsWin() && res == position.Winner(us):
+			converted++
+			longest = max(longest, turns)
+			if turns > tp.value.Distance() {
+				t.Errorf("position %d (%s, %s): won in %d turns, the tables say %d", i, tp.pos.FEN(), tp.value, turns, tp.value.Distance())
+			}
+		case tp.value.IsDraw() && res != position.Winner(us^1):
+			held++
+		default:
+			lost++
+			t.Errorf("position %d (%s, %s): the game ended %s (%s) after %v", i, tp.pos.FEN(), tp.value, res, why, g.Moves)
+		}
+	}
+	wins := 2 * (n / 3)
+	t.Logf("%d positions at %d ms a move: %d of %d wins converted (the longest in %d turns), %d of %d draws held, %d failures; %d engine moves in %v",
+		len(positions), ms, converted, wins, longest, held, len(positions)-wins, lost, engineMoves, time.Since(start).Round(time.Millisecond))
+}

@@ -1,0 +1,188 @@
+package uci
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// smallTables returns the directory of the Nine Men's Morris tables up to 7
+// pieces (3v3, 3v4, 4v3).
+func smallTables(t *testing.T) string { return egtbtest.Small(t, 7) }
+
+// At a table position the engine says what the tables say (one line a GUI
+// can show per move), plays a move that keeps the value, and reports the
+// table's mate count and line.
+func TestTablesAtTheRoot(t *testing.T) {
+	dir := smallTables(t)
+	h := startHarness(t, testConfig())
+	h.send("setoption name EGTBPath value "+dir, "isready")
+	expectLines(t, h, "readyok")
+
+	// A mill in one by flying: a1-g7 or d7-a4.
+	h.send("position fen ***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1", "go depth 6")
+	lines := h.until("bestmove")
+	if !strings.HasPrefix(lines[0], "info string egtb win 1 moves a1-g7 win 1 d7-a4 win 1 a1-a4 win 2 ") {
+		t.Fatalf("first line %q", lines[0])
+	}
+	if best := lines[len(lines)-1]; best != "bestmove a1-g7" && best != "bestmove d7-a4" {
+		t.Fatalf("%q", lines)
+	}
+	for _, l := range lines[1 : len(lines)-1] {
+		if !regexp.MustCompile(` score mate 1 .* pv (a1-g7|d7-a4) x`).MatchString(l) {
+			t.Fatalf("info line %q", l)
+		}
+	}
+
+	// The longest win of 3v3 and the longest loss: every move the engine
+	// chooses keeps the table's value.
+	r := rules.Default()
+	tb, err := egtb.Open(dir, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	for _, fen := range []string{longestWin3v3(t, tb), "O*O*****/@@@*****/O******* b m s 3 0 3 0 0 0 0 0 0 0 0 0 30"} {
+		p, err := position.ParseFEN(&r, fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, ok := tb.Probe(&r, &p)
+		if !ok {
+			t.Fatalf("%s is not in the tables", fen)
+		}
+		h.send("position fen "+fen, "go depth 4")
+		lines := h.until("bestmove")
+		m, err := movegen.ParseLegal(&r, &p, bestMoveOf(t, lines[len(lines)-1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := tb.ActionValue(&r, &p, m); got != want {
+			t.Fatalf("%s (%s): the engine's %s is %s", fen, want, m, got)
+		}
+		if want.IsWin() && !slices.ContainsFunc(lines, func(l string) bool {
+			return strings.Contains(l, " score mate "+itoa(want.Distance())+" ")
+		}) {
+			t.Fatalf("%s (%s): no score mate %d in %q", fen, want, want.Distance(), lines)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// longestWin3v3 returns a position of 3v3 whose side to move wins in 13
+// turns, the longest win of the sector.
+func longestWin3v3(t *testing.T, tb *egtb.Tables) string {
+	t.Helper()
+	r := rules.Default()
+	for a := 0; a < 24; a++ {
+		for b := a + 1; b < 24; b++ {
+			for c := b + 1; c < 24; c++ {
+				mover := uint32(1)<<a | 1<<b | 1<<c
+				for x := 0; x < 24; x++ {
+					for y := x + 1; y < 24; y++ {
+						for z := y + 1; z < 24; z++ {
+							other := uint32(1)<<x | 1<<y | 1<<z
+							if mover&other != 0 {
+								continue
+							}
+							if v, ok := tb.ProbeSets(bbOf(mover), bbOf(other)); ok && v == egtb.Win(13) {
+								fen := boardFEN(mover, other) + " w m s 3 0 3 0 0 0 0 0 0 0 0 0 1"
+								if _, err := position.ParseFEN(&r, fen); err == nil {
+									return fen
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Fatal("no win in 13 in 3v3")
+	return ""
+}
+
+// A search that reaches table positions below the root counts its probes.
+func TestTableHitsInTheSearch(t *testing.T) {
+	dir := smallTables(t)
+	h := startHarness(t, testConfig())
+	h.send("setoption name EGTBPath value " + dir)
+	// 4 against 4 is not built; g4-g7 closes a mill, and the capture leads
+	// into 3v4 (Black to move).
+	h.send("position fen @@*@****/*****O**/O*O*@**O w m s 4 0 4 0 0 0 0 0 0 0 0 0 30", "go depth 3")
+	lines := h.until("bestmove")
+	if !slices.ContainsFunc(lines, func(l string) bool { return regexp.MustCompile(` tbhits [1-9]\d* time `).MatchString(l) }) {
+		t.Fatalf("no tbhits in %q", lines)
+	}
+}
+
+// Tables are never probed under other rules: the engine says so once.
+// A damaged file is refused with an error; an empty path disables them.
+func TestTablesRulesAndDamage(t *testing.T) {
+	dir := smallTables(t)
+	h := startHarness(t, testConfig())
+	fen := "***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1"
+	h.send("setoption name EGTBPath value "+dir, "setoption name Variant value russian-mill", "position fen "+fen, "go depth 2")
+	expectLines(t, h, "info string egtb: the tables are not used under these rules (rules not covered by the endgame tables: OneTimeUseMill depends on the game's history)")
+	h.until("bestmove")
+	h.send("go depth 2")
+	if l, _ := h.next(); strings.HasPrefix(l, "info string egtb") {
+		t.Fatalf("said twice: %q", l)
+	}
+	h.until("bestmove")
+
+	damaged := t.TempDir()
+	for _, name := range []string{"plain-fly3-min3-3v3.egtb", "plain-fly3-min3-3v4.egtb", "plain-fly3-min3-4v3.egtb"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "plain-fly3-min3-3v3.egtb" {
+			b[len(b)-11] ^= 4
+		}
+		if err := os.WriteFile(filepath.Join(damaged, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.send("setoption name Variant value nine-mens-morris", "setoption name EGTBPath value "+damaged)
+	l, _ := h.next()
+	if !strings.HasPrefix(l, "info string error: option EGTBPath: endgame table "+filepath.Join(damaged, "plain-fly3-min3-3v3.egtb")+": data checksum mismatch") ||
+		!strings.HasSuffix(l, "; the tables are not used") {
+		t.Fatalf("got %q", l)
+	}
+	h.send("position fen "+fen, "go depth 2")
+	if lines := h.until("bestmove"); strings.HasPrefix(lines[0], "info string egtb ") {
+		t.Fatalf("damaged tables used: %q", lines)
+	}
+	h.send("setoption name EGTBPath value "+dir, "setoption name EGTBPath value <empty>", "position fen "+fen, "go depth 2")
+	if lines := h.until("bestmove"); strings.HasPrefix(lines[0], "info string egtb") {
+		t.Fatalf("disabled tables used: %q", lines)
+	}
+}
+
+func bbOf(x uint32) bitboard.Bitboard { return bitboard.Bitboard(x) }
+
+// boardFEN is the board field of a FEN with White on white and Black on black.
+func boardFEN(white, black uint32) string {
+	b := []byte(strings.Repeat("*", 24))
+	for s := 0; s < 24; s++ {
+		switch {
+		case white&(1<<s) != 0:
+			b[s] = 'O'
+		case black&(1<<s) != 0:
+			b[s] = '@'
+		}
+	}
+	return string(b[0:8]) + "/" + string(b[8:16]) + "/" + string(b[16:24])
+}
