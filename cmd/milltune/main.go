@@ -45,6 +45,7 @@ const usageText = `milltune — in-process screening and SPSA tuning for milleng
 Usage:
   milltune screen [flags]   play configuration A against B (game pairs, colours swapped)
   milltune spsa [flags]     tune the evaluation weights by self-play with SPSA
+  milltune openings [flags] write openings that reach the endgame, for millmatch --openings
   milltune version          print the version
   milltune help             print this help
 
@@ -72,6 +73,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runScreen(ctx, args[1:], stdout, stderr)
 	case "spsa":
 		return runSPSA(ctx, args[1:], stdout, stderr)
+	case "openings":
+		return runOpenings(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "milltune %s\n", buildinfo.Version(version, debug.ReadBuildInfo))
 		return 0
@@ -510,4 +513,89 @@ func (sp *spsa) String() string {
 		parts[i] = fmt.Sprintf("%s=%d", w.name, int(math.Round(sp.theta[i])))
 	}
 	return strings.Join(parts, ",")
+}
+
+// runOpenings writes openings that reach the endgame: each is the first
+// position of a self-play game (from a seeded random opening, the engine at
+// a fixed node budget on both sides) with both hands empty, no removal
+// pending and at most --max-pieces pieces on the board, as a millmatch
+// opening line "fen <FEN>". Games that never get there give none; equal
+// positions are written once.
+func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var (
+		c         common
+		count     int
+		maxPieces int
+		minPieces int
+	)
+	fs := pflag.NewFlagSet("openings", pflag.ContinueOnError)
+	c.flags(fs)
+	fs.IntVar(&count, "count", 200, "openings to write")
+	fs.IntVar(&maxPieces, "max-pieces", 12, "at most this many pieces on the board (both sides)")
+	fs.IntVar(&minPieces, "min-pieces", 8, "at least this many pieces on the board")
+	if code, ok := parseFlags(fs, args, stdout, stderr, "Usage: milltune openings [--count N] [--max-pieces N] [--min-pieces N] [--nodes N] [--seed S]"); !ok {
+		return code
+	}
+	if err := c.check(); err != nil {
+		fmt.Fprintf(stderr, "milltune openings: %v\n", err)
+		return 2
+	}
+	if count < 1 || minPieces < 2*c.pc.rules.PiecesAtLeastCount || maxPieces < minPieces {
+		fmt.Fprintf(stderr, "milltune openings: want --count >= 1 and %d <= --min-pieces <= --max-pieces\n", 2*c.pc.rules.PiecesAtLeastCount)
+		return 2
+	}
+	// Games are played in batches and taken in the order of their seeds, so
+	// the file is the same whatever the number of workers.
+	seen := map[string]bool{}
+	var found []string
+	games := 0
+	for batch := 0; len(found) < count && batch < 50 && ctx.Err() == nil; batch++ {
+		n := 2 * count
+		fens := make([]string, n)
+		pairs(ctx, n, c.workers, func() *search.Engine { return search.New(8) }, func(e *search.Engine, i int) {
+			if fen, ok := endgameOf(e, &c.pc, c.seed+uint64(batch*n+i), minPieces, maxPieces); ok {
+				fens[i] = fen
+			}
+		})
+		for _, fen := range fens {
+			games++
+			if fen != "" && !seen[fen] && len(found) < count {
+				seen[fen] = true
+				found = append(found, fen)
+			}
+		}
+		fmt.Fprintf(stderr, "\ropenings %d/%d from %d games", len(found), count, games)
+	}
+	fmt.Fprintln(stderr)
+	for _, fen := range found {
+		fmt.Fprintf(stdout, "fen %s\n", fen)
+	}
+	if len(found) < count {
+		fmt.Fprintf(stderr, "milltune openings: only %d openings from %d games\n", len(found), games)
+		return 1
+	}
+	return 0
+}
+
+// endgameOf plays one self-play game from the random opening of seed and
+// returns the FEN of its first position in the wanted range.
+func endgameOf(e *search.Engine, pc *playConfig, seed uint64, minPieces, maxPieces int) (string, bool) {
+	rng := rand.New(rand.NewPCG(seed, 0x6f70656e))
+	g := position.NewGame(pc.rules, position.New(&pc.rules))
+	for i := 0; i < pc.openingPlies && !g.Pos.IsOver(); i++ {
+		var ml movegen.MoveList
+		movegen.Generate(&g.Rules, &g.Pos, &ml)
+		g.Play(ml.Moves[rng.IntN(ml.N)])
+	}
+	e.NewGame()
+	for ply := 0; ply < pc.maxPlies && !g.Pos.IsOver(); ply++ {
+		p := &g.Pos
+		n := p.OnBoard(position.White) + p.OnBoard(position.Black)
+		if p.InHand(position.White) == 0 && p.InHand(position.Black) == 0 && p.Action() != position.Remove &&
+			n >= minPieces && n <= maxPieces {
+			return p.FEN(), true
+		}
+		g.Play(e.Search(g, search.Limits{Nodes: pc.nodes}, nil).BestMove)
+	}
+	return "", false
 }

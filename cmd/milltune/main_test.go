@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/millengine/millengine/internal/eval"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
 )
 
@@ -118,5 +120,38 @@ func TestCommandLine(t *testing.T) {
 		if code != tc.code || !strings.HasPrefix(out, tc.out) || !strings.HasPrefix(errOut, tc.err) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, code, out, errOut)
 		}
+	}
+}
+
+// openings writes distinct positions of the asked range, as millmatch reads
+// them, the same for the same seed.
+func TestOpenings(t *testing.T) {
+	code, out, _ := runArgs(t, "openings", "--count", "4", "--max-pieces", "11", "--min-pieces", "8", "--nodes", "800", "--seed", "3")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%q", out)
+	}
+	r := rules.Default()
+	seen := map[string]bool{}
+	for _, l := range lines {
+		fen, ok := strings.CutPrefix(l, "fen ")
+		if !ok || seen[fen] {
+			t.Fatalf("line %q", l)
+		}
+		seen[fen] = true
+		p, err := position.ParseFEN(&r, fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := p.OnBoard(position.White) + p.OnBoard(position.Black)
+		if p.InHand(position.White)+p.InHand(position.Black) != 0 || n < 8 || n > 11 || p.IsOver() || p.Action() == position.Remove {
+			t.Fatalf("%s: not an opening of the range", fen)
+		}
+	}
+	if _, again, _ := runArgs(t, "openings", "--count", "4", "--max-pieces", "11", "--min-pieces", "8", "--nodes", "800", "--seed", "3", "--workers", "1"); again != out {
+		t.Fatalf("not deterministic:\n%s\n%s", out, again)
 	}
 }
