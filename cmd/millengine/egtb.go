@@ -205,7 +205,9 @@ func egtbBuild(e *env, args []string) int {
 	}, func(r egtb.SectorReport) {
 		bar.clear()
 		size += r.Size
-		n++
+		if r.Metric == egtb.DTM {
+			n++
+		}
 		maxCnt = max(maxCnt, r.MaxCounter)
 		fmt.Fprintln(stdout, sectorLine(r))
 	})
@@ -219,7 +221,7 @@ func egtbBuild(e *env, args []string) int {
 		return 1
 	}
 	tb.Close()
-	fmt.Fprintf(stdout, "%s: sectors %d, %.1f MB in %s, %s", p.Name(), n, float64(size)/(1<<20), dir, seconds(time.Since(start)))
+	fmt.Fprintf(stdout, "%s: sectors %d (each with its DTZ table), %.1f MB in %s, %s", p.Name(), n, float64(size)/(1<<20), dir, seconds(time.Since(start)))
 	if maxCnt > 0 {
 		fmt.Fprintf(stdout, " (largest move counter %d of 255)", maxCnt)
 	}
@@ -231,6 +233,10 @@ func egtbBuild(e *env, args []string) int {
 func sectorLine(r egtb.SectorReport) string {
 	st := r.Stats
 	s := fmt.Sprintf("%s: positions %d, wins %d, draws %d, losses %d, longest win %d", r.Spec, st.Positions, st.Wins, st.Draws, st.Losses, st.LongestWin)
+	if r.Metric == egtb.DTZ {
+		// Same positions and results; the distances are to the next removal.
+		s = fmt.Sprintf("%s dtz: longest win %d, longest loss %d turns to a removal", r.Spec, st.LongestWin, st.LongestLoss)
+	}
 	switch {
 	case r.Existing:
 		return s + ", already built"
@@ -304,27 +310,38 @@ func egtbVerify(e *env, args []string) int {
 		}
 		for _, s := range tb.Sectors() {
 			sectors++
-			start := time.Now()
-			res, err := tb.Verify(ctx, s, egtb.VerifyOptions{Threads: *threads, Limit: *limit, Step: *step, Progress: bar.update})
-			bar.clear()
-			if err != nil {
-				tb.Close()
-				fmt.Fprintf(stderr, "egtb verify: %v\n", err)
-				return 1
-			}
-			info, _ := tb.Info(s)
-			counted := tb.SectorStats(s)
-			switch {
-			case res.Bad == 0 && counted == info.Header:
-				fmt.Fprintf(stdout, "%s %s: OK, %d entries, %s\n", p.Name(), s, res.Checked, seconds(time.Since(start)))
-			default:
-				code = 1
-				fmt.Fprintf(stdout, "%s %s: FAILED, %d of %d entries wrong\n", p.Name(), s, res.Bad, res.Checked)
-				for _, m := range res.First {
-					fmt.Fprintf(stdout, "  %s\n", m)
+			for _, metric := range []egtb.Metric{egtb.DTM, egtb.DTZ} {
+				label := s.String()
+				if metric == egtb.DTZ {
+					label += " dtz"
 				}
-				if counted != info.Header {
-					fmt.Fprintf(stdout, "  counts %+v differ from the header's %+v\n", counted, info.Header)
+				info, ok := tb.InfoOf(s, metric)
+				if !ok {
+					code = 1
+					fmt.Fprintf(stdout, "%s %s: FAILED, no table (millengine egtb build solves it)\n", p.Name(), label)
+					continue
+				}
+				start := time.Now()
+				res, err := tb.Verify(ctx, s, egtb.VerifyOptions{Metric: metric, Threads: *threads, Limit: *limit, Step: *step, Progress: bar.update})
+				bar.clear()
+				if err != nil {
+					tb.Close()
+					fmt.Fprintf(stderr, "egtb verify: %v\n", err)
+					return 1
+				}
+				counted := tb.SectorStatsOf(s, metric)
+				switch {
+				case res.Bad == 0 && counted == info.Header:
+					fmt.Fprintf(stdout, "%s %s: OK, %d entries, %s\n", p.Name(), label, res.Checked, seconds(time.Since(start)))
+				default:
+					code = 1
+					fmt.Fprintf(stdout, "%s %s: FAILED, %d of %d entries wrong\n", p.Name(), label, res.Bad, res.Checked)
+					for _, m := range res.First {
+						fmt.Fprintf(stdout, "  %s\n", m)
+					}
+					if counted != info.Header {
+						fmt.Fprintf(stdout, "  counts %+v differ from the header's %+v\n", counted, info.Header)
+					}
 				}
 			}
 		}
@@ -376,6 +393,12 @@ func egtbStats(e *env, args []string) int {
 			info, _ := tb.Info(s)
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.3f\t%d\t%d\t%d\t%d\t%d\t\n", s, st.Positions, st.Stored, st.Slots,
 				float64(st.Stored)/float64(st.Slots), st.Wins, st.Draws, st.Losses, st.LongestWin, info.Size)
+			if z, ok := tb.InfoOf(s, egtb.DTZ); ok {
+				// The same positions and results; the distances are to the
+				// next removal.
+				fmt.Fprintf(tw, "%s dtz\t\t\t\t\t\t\t\t%d\t%d\t\n", s, z.Header.LongestWin, z.Size)
+				size += z.Size
+			}
 			tot.Positions += st.Positions
 			tot.Stored += st.Stored
 			tot.Slots += st.Slots
@@ -404,8 +427,12 @@ func egtbProbe(e *env, args []string) int {
 			"to move before the action, best first (shortest win … draw … longest loss, then unknown).",
 		&dir, &variant)
 	fen := fs.String("fen", "", "the position (required)")
+	metric := fs.String("metric", "dtm", "dtm: turns to the end of the game; dtz: turns to the next removal (what the N-move rule counts)")
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c
+	}
+	if *metric != "dtm" && *metric != "dtz" {
+		return e.usageError("egtb probe", fmt.Sprintf("--metric %q: want dtm or dtz", *metric))
 	}
 	if *fen == "" {
 		return e.usageError("egtb probe", "--fen is required")
@@ -424,12 +451,19 @@ func egtbProbe(e *env, args []string) int {
 		return 1
 	}
 	defer tb.Close()
-	if v, ok := tb.Probe(&r, &p); ok {
+	probe, action := tb.Probe, tb.ActionValue
+	if *metric == "dtz" {
+		probe, action = tb.ProbeDTZ, tb.ActionDTZ
+	}
+	if v, ok := probe(&r, &p); ok {
 		fmt.Fprintf(stdout, "value: %s\n", v)
 	} else {
 		fmt.Fprintf(stdout, "value: unknown %s\n", tb.Why(&r, &p))
 	}
 	for _, a := range tb.Actions(&r, &p) {
+		if v, ok := action(&r, &p, a.Move); ok && *metric == "dtz" {
+			a.Value = v
+		}
 		if a.Known {
 			fmt.Fprintf(stdout, "%s: %s\n", a.Move, a.Value)
 		} else {

@@ -25,6 +25,7 @@ type BuildOptions struct {
 // SectorReport is what Build says about one sector.
 type SectorReport struct {
 	Spec     SectorSpec
+	Metric   Metric // DTM, or DTZ (distances to the next removal)
 	Path     string
 	Stats    SolveStats
 	Size     int64         // file size in bytes
@@ -82,7 +83,7 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 		if f.params != o.Params || f.spec.M+f.spec.O > o.MaxPieces {
 			continue
 		}
-		if err := t.load(f.path, f.spec); err != nil {
+		if err := t.load(f.path, f.spec, f.metric); err != nil {
 			warn(err.Error() + "; solving it again")
 		}
 	}
@@ -94,58 +95,80 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 			pair = append(pair, specs[i+1])
 			i++
 		}
-		var missing bool
-		for _, s := range pair {
-			missing = missing || !t.Has(s)
-		}
-		if !missing {
-			for _, s := range pair {
-				report(t.report(s, pair, 0, true))
-			}
-			continue
-		}
-		start := time.Now()
-		prog := o.Progress
-		data, maxCnt, err := solvePair(ctx, o.Params, a.M, a.O, t.lookup, o.Threads, prog)
-		if err != nil {
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return nil, &InterruptedError{Kept: t.Sectors(), Dropped: pair, Err: err}
-			}
-			return nil, err
-		}
-		existing := make([]bool, len(pair))
-		for j, s := range pair {
-			if t.Has(s) {
-				existing[j] = true
-				continue
-			}
-			if prog != nil {
-				prog(s.String()+" write", 0, 0)
-			}
-			sec := newSector(s.M, s.O)
-			path := filepath.Join(o.Dir, FileName(o.Params, s))
-			if err := writeSector(path, o.Params, sec, data[j], sectorStats(sec, data[j])); err != nil {
-				return nil, fmt.Errorf("egtb: writing %s: %w", path, err)
-			}
-			if err := t.load(path, s); err != nil {
+		// The DTM tables of the pair first, then its DTZ tables (both need
+		// only the smaller sectors' DTM tables).
+		for _, metric := range []Metric{DTM, DTZ} {
+			if err := t.buildPair(ctx, o, pair, metric, report); err != nil {
 				return nil, err
 			}
-		}
-		data = nil
-		el := time.Since(start)
-		for j, s := range pair {
-			r := t.report(s, pair, el, existing[j])
-			r.MaxCounter = maxCnt
-			report(r)
 		}
 	}
 	ok = true
 	return t, nil
 }
 
-func (t *Tables) report(s SectorSpec, pair []SectorSpec, el time.Duration, existing bool) SectorReport {
+// buildPair solves the pair's tables of the metric unless they are there,
+// writes and loads them, and reports each sector.
+func (t *Tables) buildPair(ctx context.Context, o BuildOptions, pair []SectorSpec, metric Metric, report func(SectorReport)) error {
+	has := func(s SectorSpec) bool {
+		if metric == DTZ {
+			return t.lookupDTZ(s.M, s.O) != nil
+		}
+		return t.Has(s)
+	}
+	var missing bool
+	for _, s := range pair {
+		missing = missing || !has(s)
+	}
+	if !missing {
+		for _, s := range pair {
+			report(t.report(s, pair, metric, 0, true))
+		}
+		return nil
+	}
+	start := time.Now()
+	prog := o.Progress
+	a := pair[0]
+	data, maxCnt, err := solvePair(ctx, o.Params, a.M, a.O, t.lookup, metric == DTZ, o.Threads, prog)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return &InterruptedError{Kept: t.Sectors(), Dropped: pair, Err: err}
+		}
+		return err
+	}
+	existing := make([]bool, len(pair))
+	for j, s := range pair {
+		if has(s) {
+			existing[j] = true
+			continue
+		}
+		if prog != nil {
+			prog(s.String()+" "+metric.String()+" write", 0, 0)
+		}
+		sec := newSector(s.M, s.O)
+		path := filepath.Join(o.Dir, fileName(o.Params, s, metric))
+		if err := writeSector(path, o.Params, metric, sec, data[j], sectorStats(sec, data[j])); err != nil {
+			return fmt.Errorf("egtb: writing %s: %w", path, err)
+		}
+		if err := t.load(path, s, metric); err != nil {
+			return err
+		}
+	}
+	el := time.Since(start)
+	for j, s := range pair {
+		r := t.report(s, pair, metric, el, existing[j])
+		r.MaxCounter = maxCnt
+		report(r)
+	}
+	return nil
+}
+
+func (t *Tables) report(s SectorSpec, pair []SectorSpec, metric Metric, el time.Duration, existing bool) SectorReport {
 	tb := t.lookup(s.M, s.O)
-	r := SectorReport{Spec: s, Path: tb.path, Stats: tb.hdr.stats, Size: int64(headerSize + len(tb.data)),
+	if metric == DTZ {
+		tb = t.lookupDTZ(s.M, s.O)
+	}
+	r := SectorReport{Spec: s, Metric: metric, Path: tb.path, Stats: tb.hdr.stats, Size: int64(headerSize + len(tb.data)),
 		Elapsed: el, Partner: pair[len(pair)-1], Existing: existing}
 	if pair[0] != s {
 		r.Partner = pair[0]

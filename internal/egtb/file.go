@@ -28,7 +28,7 @@ import (
 //	20     1     MayRemoveFromMillsAlways (0/1)
 //	21     1     MayRemoveMultiple (0/1)
 //	22     1     StalemateAction (0)
-//	23     1     reserved (0)
+//	23     1     metric: 0 distance to the end (DTM), 1 distance to zeroing (DTZ)
 //	24     1     m: pieces of the side to move
 //	25     1     o: pieces of the other side
 //	26     6     reserved (0)
@@ -42,7 +42,9 @@ import (
 //	92     32    reserved (0)
 //	124    4     CRC-32C of bytes 0–123
 //
-// Values: 0 draw, 2d win d, 2d+1 loss d, 0xFF an unused slot.
+// Values: 0 draw, 2d win d, 2d+1 loss d, 0xFF an unused slot. A DTZ file
+// counts the turns to the next removal (or the end of the game) instead of
+// the turns to the end, on the same slots, with the same win/draw/loss.
 
 const (
 	fileMagic     = "MILLEGTB"
@@ -54,9 +56,33 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// Metric is what the distances of a table count.
+type Metric uint8
+
+// Metrics.
+const (
+	// DTM counts the turns to the end of the game: the winner takes the
+	// shortest way, the loser the longest.
+	DTM Metric = 0
+	// DTZ counts the turns to the next removal (a capture, which resets the
+	// N-move counter) or the end of the game, under the same roles. A win
+	// can be converted under the N-move rule when its zeroing distance fits
+	// what the counter leaves.
+	DTZ Metric = 1
+)
+
+// String returns "dtm" or "dtz".
+func (m Metric) String() string {
+	if m == DTZ {
+		return "dtz"
+	}
+	return "dtm"
+}
+
 // header is the decoded header of a sector file.
 type header struct {
 	params Params
+	metric Metric
 	m, o   int
 	slots  uint64
 	stored uint64
@@ -80,7 +106,7 @@ func (h *header) encode() []byte {
 	le.PutUint16(buf[12:], headerSize)
 	p := h.params
 	buf[16], buf[17], buf[18], buf[19] = b2u(p.Diagonal), b2u(p.Fly > 0), byte(p.Fly), byte(p.MinPieces)
-	buf[20], buf[21], buf[22] = b2u(p.RemoveFromMills), b2u(p.RemoveMultiple), 0
+	buf[20], buf[21], buf[22], buf[23] = b2u(p.RemoveFromMills), b2u(p.RemoveMultiple), 0, byte(h.metric)
 	buf[24], buf[25] = byte(h.m), byte(h.o)
 	le.PutUint64(buf[32:], h.slots)
 	le.PutUint64(buf[40:], h.stored)
@@ -118,14 +144,14 @@ func parseHeader(buf []byte) (header, error) {
 	if v := le.Uint16(buf[12:]); v != headerSize {
 		return h, fmt.Errorf("header size %d (want %d)", v, headerSize)
 	}
-	for _, r := range [][2]int{{14, 16}, {23, 24}, {26, 32}, {52, 56}, {92, 124}} {
+	for _, r := range [][2]int{{14, 16}, {26, 32}, {52, 56}, {92, 124}} {
 		for i := r[0]; i < r[1]; i++ {
 			if buf[i] != 0 {
 				return h, fmt.Errorf("reserved header byte %d is %d, want 0", i, buf[i])
 			}
 		}
 	}
-	for _, i := range []int{16, 17, 20, 21} {
+	for _, i := range []int{16, 17, 20, 21, 23} {
 		if buf[i] > 1 {
 			return h, fmt.Errorf("header byte %d is %d, want 0 or 1", i, buf[i])
 		}
@@ -138,6 +164,7 @@ func parseHeader(buf []byte) (header, error) {
 	if (buf[17] == 1) != (h.params.Fly > 0) || !h.params.valid() {
 		return h, fmt.Errorf("invalid rule parameters (MayFly %d, flyPieceCount %d, PiecesAtLeastCount %d)", buf[17], buf[18], buf[19])
 	}
+	h.metric = Metric(buf[23])
 	h.m, h.o = int(buf[24]), int(buf[25])
 	if h.m < h.params.MinPieces || h.o < h.params.MinPieces || h.m > maxSetSize || h.m+h.o > MaxPieces {
 		return h, fmt.Errorf("invalid sector %dv%d", h.m, h.o)
@@ -159,18 +186,33 @@ func parseHeader(buf []byte) (header, error) {
 	return h, nil
 }
 
-// FileName returns the file name of a sector: "plain-fly3-min3-3v4.egtb".
-func FileName(p Params, s SectorSpec) string {
-	return fmt.Sprintf("%s-%dv%d%s", p.Name(), s.M, s.O, fileExtension)
+// FileName returns the file name of a sector's DTM table:
+// "plain-fly3-min3-3v4.egtb".
+func FileName(p Params, s SectorSpec) string { return fileName(p, s, DTM) }
+
+// fileName returns the file name of a sector's table of the metric: the DTZ
+// table is "plain-fly3-min3-3v4-dtz.egtb".
+func fileName(p Params, s SectorSpec, m Metric) string {
+	suffix := ""
+	if m == DTZ {
+		suffix = "-dtz"
+	}
+	return fmt.Sprintf("%s-%dv%d%s%s", p.Name(), s.M, s.O, suffix, fileExtension)
 }
 
-var fileNameRE = regexp.MustCompile(`^(plain|diag)-(nofly|fly[34])-min([345])((?:-anymill)?)((?:-multi)?)-(\d+)v(\d+)\.egtb$`)
+var fileNameRE = regexp.MustCompile(`^(plain|diag)-(nofly|fly[34])-min([345])((?:-anymill)?)((?:-multi)?)-(\d+)v(\d+)((?:-dtz)?)\.egtb$`)
 
-// ParseFileName reads a sector file's name back into its parameters and sector.
+// ParseFileName reads a sector file's name back into its parameters and
+// sector (of either metric).
 func ParseFileName(name string) (Params, SectorSpec, bool) {
+	p, s, _, ok := parseFileName(name)
+	return p, s, ok
+}
+
+func parseFileName(name string) (Params, SectorSpec, Metric, bool) {
 	f := fileNameRE.FindStringSubmatch(name)
 	if f == nil {
-		return Params{}, SectorSpec{}, false
+		return Params{}, SectorSpec{}, 0, false
 	}
 	p := Params{Diagonal: f[1] == "diag", RemoveFromMills: f[4] != "", RemoveMultiple: f[5] != ""}
 	if f[2] != "nofly" {
@@ -179,16 +221,20 @@ func ParseFileName(name string) (Params, SectorSpec, bool) {
 	p.MinPieces = int(f[3][0] - '0')
 	m, _ := strconv.Atoi(f[6])
 	o, _ := strconv.Atoi(f[7])
-	if !p.valid() || p.Name()+"-" != name[:len(p.Name())+1] {
-		return Params{}, SectorSpec{}, false
+	metric := DTM
+	if f[8] != "" {
+		metric = DTZ
 	}
-	return p, SectorSpec{m, o}, true
+	if !p.valid() || p.Name()+"-" != name[:len(p.Name())+1] {
+		return Params{}, SectorSpec{}, 0, false
+	}
+	return p, SectorSpec{m, o}, metric, true
 }
 
 // writeSector writes a sector's data to path atomically: a temporary file in
 // the same directory, synced, then renamed over path.
-func writeSector(path string, p Params, sec *sector, data []byte, st SolveStats) (err error) {
-	h := header{params: p, m: sec.m, o: sec.o, slots: uint64(sec.size), stored: st.Stored,
+func writeSector(path string, p Params, metric Metric, sec *sector, data []byte, st SolveStats) (err error) {
+	h := header{params: p, metric: metric, m: sec.m, o: sec.o, slots: uint64(sec.size), stored: st.Stored,
 		crc: crc32.Checksum(data, castagnoli), stats: st}
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
@@ -241,11 +287,14 @@ func (e *FileError) Is(target error) bool { return target == errDamaged }
 var ErrDamaged = errDamaged
 
 // checkFile checks a whole sector file (header, size, data checksum) against
-// the parameters and sector its name promises. It returns the header.
-func checkFile(path string, buf []byte, p Params, s SectorSpec) (header, error) {
+// the parameters, sector and metric its name promises. It returns the header.
+func checkFile(path string, buf []byte, p Params, s SectorSpec, metric Metric) (header, error) {
 	h, err := parseHeader(buf)
 	if err != nil {
 		return h, &FileError{path, err.Error()}
+	}
+	if h.metric != metric {
+		return h, &FileError{path, fmt.Sprintf("holds a %s table, its name says %s", h.metric, metric)}
 	}
 	if h.params != p {
 		return h, &FileError{path, fmt.Sprintf("solved under other rules (%s), its name says %s", h.params.Name(), p.Name())}

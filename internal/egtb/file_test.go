@@ -200,7 +200,7 @@ func FuzzOpen(f *testing.F) {
 		// standard 3v3 file: accepted only if every field but the counts kept
 		// for information (56–91) is the good file's.
 		file := append(bytes.Clone(hdr[:headerSize]), good[headerSize:]...)
-		if _, err := checkFile("fuzz.egtb", file, Standard, SectorSpec{3, 3}); err == nil && !bytes.Equal(file[:56], good[:56]) {
+		if _, err := checkFile("fuzz.egtb", file, Standard, SectorSpec{3, 3}, DTM); err == nil && !bytes.Equal(file[:56], good[:56]) {
 			t.Fatalf("accepted a file that is not the good one:\n%x", file[:headerSize])
 		}
 	})

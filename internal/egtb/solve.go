@@ -94,7 +94,8 @@ type Progress func(phase string, done, total uint64)
 
 type solver struct {
 	g       *game
-	look    func(m, o int) *table // the smaller sectors
+	look    func(m, o int) *table // the smaller sectors (their DTM tables)
+	zeroing bool                  // solve for DTZ: a removal ends the count like the end of the game
 	threads int
 	prog    Progress
 	ctx     context.Context
@@ -115,14 +116,14 @@ func (s *solver) err() error {
 // solvePair solves the sector (m, o) and, unless m == o, (o, m). look must
 // give the smaller sectors the captures lead to. It returns the value bytes
 // of each sector (unused slots hold 0xFF) and the largest move counter.
-func solvePair(ctx context.Context, p Params, m, o int, look func(m, o int) *table, threads int, prog Progress) ([][]byte, int, error) {
+func solvePair(ctx context.Context, p Params, m, o int, look func(m, o int) *table, zeroing bool, threads int, prog Progress) ([][]byte, int, error) {
 	if threads < 1 {
 		threads = 1
 	}
 	if prog == nil {
 		prog = func(string, uint64, uint64) {}
 	}
-	s := &solver{g: newGame(p), look: look, threads: threads, prog: prog, ctx: ctx}
+	s := &solver{g: newGame(p), look: look, zeroing: zeroing, threads: threads, prog: prog, ctx: ctx}
 	a := newWork(newSector(m, o))
 	ws := []*work{a}
 	s.pair = a.sec.name()
@@ -220,7 +221,11 @@ func (s *solver) initPass(w *work) (int, error) {
 		if mover.Count() != sec.o-1 {
 			t = exitTab2
 		}
-		return t.get(mover, other), true
+		v := t.get(mover, other)
+		if s.zeroing {
+			v = zeroed(v)
+		}
+		return v, true
 	}
 	g := s.g
 	others := setsOf(sec.o)
@@ -263,6 +268,20 @@ func (s *solver) initPass(w *work) (int, error) {
 		}
 		return top
 	})
+}
+
+// zeroed is the value, for the DTZ count, of the position a removal leads to
+// (the opponent to move): the count ends there, so only who wins remains —
+// a loss as loss 0, a win as win 1, so that the turn that removed is worth
+// win 1 or loss 1 (Value.Parent), a draw a draw.
+func zeroed(v Value) Value {
+	switch {
+	case v.IsLoss():
+		return Loss(0)
+	case v.IsWin():
+		return Win(1)
+	}
+	return Draw
 }
 
 // noteCounter records the largest move counter seen.

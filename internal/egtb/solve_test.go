@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/millengine/millengine/internal/position"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -114,11 +116,25 @@ func TestSolveStandardCounts(t *testing.T) {
 	}
 	dir := t.TempDir()
 	copyShared(t, dir)
-	tb, reps := buildTest(t, dir, Standard, maxPieces)
-	if len(reps) != len(Standard.Sectors(maxPieces)) {
-		t.Fatalf("%d reports, want %d", len(reps), len(Standard.Sectors(maxPieces)))
+	tb, all := buildTest(t, dir, Standard, maxPieces)
+	if len(all) != 2*len(Standard.Sectors(maxPieces)) {
+		t.Fatalf("%d reports, want %d (DTM and DTZ)", len(all), 2*len(Standard.Sectors(maxPieces)))
+	}
+	var reps []SectorReport
+	dtz := map[SectorSpec]SolveStats{}
+	for _, r := range all {
+		if r.Metric == DTZ {
+			dtz[r.Spec] = r.Stats
+		} else {
+			reps = append(reps, r)
+		}
 	}
 	for _, r := range reps {
+		// The DTZ table has the same wins, draws and losses; its distances
+		// (to the next removal) are no longer than to the end.
+		if z := dtz[r.Spec]; z.Wins != r.Stats.Wins || z.Draws != r.Stats.Draws || z.Losses != r.Stats.Losses || z.LongestWin > r.Stats.LongestWin {
+			t.Errorf("%s: DTZ %+v against DTM %+v", r.Spec, z, r.Stats)
+		}
 		w := wantCounts[r.Spec]
 		st := r.Stats
 		if st.Positions != w.positions || st.Wins != w.wins || st.Draws != w.draws || st.Losses != w.losses || st.LongestWin != w.longestWin {
@@ -273,11 +289,11 @@ func TestBuildInterruptAndResume(t *testing.T) {
 	if !errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want an InterruptedError", err)
 	}
-	if fmt.Sprint(ie.Kept) != fmt.Sprint(kept) || fmt.Sprint(ie.Dropped) != fmt.Sprint(dropped) || len(reps) != len(kept) {
+	if fmt.Sprint(ie.Kept) != fmt.Sprint(kept) || fmt.Sprint(ie.Dropped) != fmt.Sprint(dropped) || len(reps) != 2*len(kept) {
 		t.Fatalf("kept %v, dropped %v, reports %d", ie.Kept, ie.Dropped, len(reps))
 	}
 	names, _ := filepath.Glob(filepath.Join(dir, "*"))
-	if len(names) != len(kept) {
+	if len(names) != 2*len(kept) {
 		t.Fatalf("files after the interrupt: %v", names)
 	}
 	// A stale temporary file from a killed run is removed.
@@ -293,15 +309,65 @@ func TestBuildInterruptAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tb.Close()
-	if len(reps) != len(kept)+len(dropped) {
+	if len(reps) != 2*(len(kept)+len(dropped)) {
 		t.Fatalf("resumed build reports %+v", reps)
 	}
 	for i, r := range reps {
-		if r.Existing != (i < len(kept)) {
-			t.Fatalf("resumed build: %s existing %t", r.Spec, r.Existing)
+		if r.Existing != (i < 2*len(kept)) {
+			t.Fatalf("resumed build: %s %s existing %t", r.Spec, r.Metric, r.Existing)
 		}
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) || len(notes) != 1 {
 		t.Fatalf("stale file: %v; notes %q", err, notes)
+	}
+}
+
+// The DTZ tables pass the same check as the DTM tables, with the engine's
+// rules code: a removing turn counts 1, any other the DTZ value after it.
+// ProbeDTZ agrees with the best ActionDTZ of every action.
+func TestVerifyDTZ(t *testing.T) {
+	maxPieces, step := 7, uint32(7)
+	if raceEnabled || testing.Short() {
+		maxPieces, step = 6, 97
+	}
+	dir := t.TempDir()
+	copyShared(t, dir)
+	tb, _ := buildTest(t, dir, Standard, maxPieces)
+	for _, s := range tb.Sectors() {
+		for _, m := range []Metric{DTM, DTZ} {
+			res, err := tb.Verify(context.Background(), s, VerifyOptions{Metric: m, Step: step, Limit: 3})
+			if err != nil || res.Bad != 0 || res.Checked == 0 {
+				t.Fatalf("%s %s: checked %d, %d wrong: %v %v", s, m, res.Checked, res.Bad, res.First, err)
+			}
+		}
+	}
+	r := Standard.Rules()
+	rng := rand.New(rand.NewPCG(5, 6))
+	for n := 0; n < 300; {
+		s := tb.Sectors()[rng.IntN(len(tb.Sectors()))]
+		mover, other := randomPosition(rng, s.M, s.O)
+		p, err := position.ParseFEN(&r, string(appendFEN(nil, mover, other)))
+		if err != nil || p.IsOver() {
+			continue
+		}
+		n++
+		z, ok := tb.ProbeDTZ(&r, &p)
+		v, _ := tb.Probe(&r, &p)
+		if !ok || z.IsWin() != v.IsWin() || z.IsLoss() != v.IsLoss() || z.Distance() > v.Distance() {
+			t.Fatalf("%s: DTZ %s (%t), DTM %s", p.FEN(), z, ok, v)
+		}
+		var best Value
+		for i, a := range tb.Actions(&r, &p) {
+			az, ok := tb.ActionDTZ(&r, &p, a.Move)
+			if !ok {
+				t.Fatalf("%s: no DTZ for %s", p.FEN(), a.Move)
+			}
+			if i == 0 || az.Better(best) {
+				best = az
+			}
+		}
+		if best != z {
+			t.Fatalf("%s: ProbeDTZ %s, the best action's %s", p.FEN(), z, best)
+		}
 	}
 }

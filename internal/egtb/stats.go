@@ -3,25 +3,40 @@ package egtb
 // SectorInfo describes a loaded sector file.
 type SectorInfo struct {
 	Spec   SectorSpec
+	Metric Metric
 	Path   string
 	Size   int64      // file size in bytes
 	Header SolveStats // the counts recorded by the build
 }
 
-// Info describes a loaded sector.
-func (t *Tables) Info(s SectorSpec) (SectorInfo, bool) {
-	tb := t.lookup(s.M, s.O)
+// table returns the loaded table of sector s and the metric, or nil.
+func (t *Tables) table(s SectorSpec, m Metric) *table {
+	if m == DTZ {
+		return t.lookupDTZ(s.M, s.O)
+	}
+	return t.lookup(s.M, s.O)
+}
+
+// Info describes a loaded sector's DTM table.
+func (t *Tables) Info(s SectorSpec) (SectorInfo, bool) { return t.InfoOf(s, DTM) }
+
+// InfoOf describes a loaded sector's table of the metric.
+func (t *Tables) InfoOf(s SectorSpec, m Metric) (SectorInfo, bool) {
+	tb := t.table(s, m)
 	if tb == nil {
 		return SectorInfo{}, false
 	}
-	return SectorInfo{Spec: s, Path: tb.path, Size: int64(headerSize + len(tb.data)), Header: tb.hdr.stats}, true
+	return SectorInfo{Spec: s, Metric: m, Path: tb.path, Size: int64(headerSize + len(tb.data)), Header: tb.hdr.stats}, true
 }
 
-// SectorStats counts a loaded sector's values from its data: every raw
+// SectorStats counts a loaded sector's DTM values from its data: every raw
 // placement (each stored position weighted by the size of its orbit under
 // the symmetries), no pending removals.
-func (t *Tables) SectorStats(s SectorSpec) SolveStats {
-	tb := t.lookup(s.M, s.O)
+func (t *Tables) SectorStats(s SectorSpec) SolveStats { return t.SectorStatsOf(s, DTM) }
+
+// SectorStatsOf counts a loaded sector's values of the metric from its data.
+func (t *Tables) SectorStatsOf(s SectorSpec, m Metric) SolveStats {
+	tb := t.table(s, m)
 	if tb == nil {
 		return SolveStats{}
 	}

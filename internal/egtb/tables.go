@@ -39,8 +39,9 @@ type Tables struct {
 	dir    string
 	params Params
 	game   *game
-	tabs   [MaxPieces + 1][MaxPieces + 1]*table
-	none   string // why there are no tables at all (rules not covered)
+	tabs   [MaxPieces + 1][MaxPieces + 1]*table // DTM, by sector
+	dtz    [MaxPieces + 1][MaxPieces + 1]*table // DTZ, by sector
+	none   string                               // why there are no tables at all (rules not covered)
 }
 
 // Open maps the sector files in dir that were solved under the parameters of
@@ -67,7 +68,7 @@ func OpenParams(dir string, p Params) (*Tables, error) {
 		if f.params != p {
 			continue
 		}
-		if err := t.load(f.path, f.spec); err != nil {
+		if err := t.load(f.path, f.spec, f.metric); err != nil {
 			t.Close()
 			return nil, err
 		}
@@ -79,6 +80,7 @@ type sectorFile struct {
 	path   string
 	params Params
 	spec   SectorSpec
+	metric Metric
 }
 
 // sectorFiles lists the sector files in dir (by name), sorted; a missing
@@ -93,31 +95,35 @@ func sectorFiles(dir string) ([]sectorFile, error) {
 	}
 	var out []sectorFile
 	for _, e := range ents {
-		p, s, ok := ParseFileName(e.Name())
+		p, s, m, ok := parseFileName(e.Name())
 		if !ok || e.IsDir() {
 			continue
 		}
-		out = append(out, sectorFile{filepath.Join(dir, e.Name()), p, s})
+		out = append(out, sectorFile{filepath.Join(dir, e.Name()), p, s, m})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
 	return out, nil
 }
 
 // load maps and checks one sector file and adds it.
-func (t *Tables) load(path string, s SectorSpec) error {
+func (t *Tables) load(path string, s SectorSpec, metric Metric) error {
 	buf, unmap, err := mapFile(path)
 	if err != nil {
 		return &FileError{path, err.Error()}
 	}
-	h, err := checkFile(path, buf, t.params, s)
+	h, err := checkFile(path, buf, t.params, s, metric)
 	if err != nil {
 		unmap()
 		return err
 	}
-	if old := t.tabs[s.M][s.O]; old != nil {
-		old.unmap()
+	slot := &t.tabs[s.M][s.O]
+	if metric == DTZ {
+		slot = &t.dtz[s.M][s.O]
 	}
-	t.tabs[s.M][s.O] = &table{sec: newSector(s.M, s.O), data: buf[headerSize:], path: path, hdr: h, unmap: unmap}
+	if *slot != nil {
+		(*slot).unmap()
+	}
+	*slot = &table{sec: newSector(s.M, s.O), data: buf[headerSize:], path: path, hdr: h, unmap: unmap}
 	return nil
 }
 
@@ -127,17 +133,27 @@ func (t *Tables) Close() error {
 		return nil
 	}
 	var first error
-	for m := range t.tabs {
-		for o := range t.tabs[m] {
-			if tb := t.tabs[m][o]; tb != nil {
-				if err := tb.unmap(); err != nil && first == nil {
-					first = err
+	for _, tabs := range []*[MaxPieces + 1][MaxPieces + 1]*table{&t.tabs, &t.dtz} {
+		for m := range tabs {
+			for o := range tabs[m] {
+				if tb := tabs[m][o]; tb != nil {
+					if err := tb.unmap(); err != nil && first == nil {
+						first = err
+					}
+					tabs[m][o] = nil
 				}
-				t.tabs[m][o] = nil
 			}
 		}
 	}
 	return first
+}
+
+// lookupDTZ returns the DTZ table of sector (m, o), or nil.
+func (t *Tables) lookupDTZ(m, o int) *table {
+	if t == nil || m < 0 || o < 0 || m > MaxPieces || o > MaxPieces {
+		return nil
+	}
+	return t.dtz[m][o]
 }
 
 // Params returns the parameter set the tables were opened for.
@@ -372,4 +388,43 @@ func (t *Tables) Line(r *rules.Rules, p *position.Position, maxPlies int) []posi
 		q.Do(r, acts[0].Move)
 	}
 	return line
+}
+
+// ProbeDTZ returns the DTZ value of p — the turns of its side to move to the
+// next removal (or the end of the game), the winner taking the shortest way
+// and the loser the longest — and whether the tables hold it. Its result
+// (win, draw or loss) is Probe's. A position with a removal pending removes
+// now: win 1, loss 1 or a draw by its result. ProbeDTZ does not allocate.
+func (t *Tables) ProbeDTZ(r *rules.Rules, p *position.Position) (Value, bool) {
+	v, ok := t.Probe(r, p)
+	if !ok {
+		return 0, false
+	}
+	if p.Action() == position.Remove {
+		return removingTurn(v), true
+	}
+	us := p.SideToMove()
+	tb := t.lookupDTZ(p.OnBoard(us), p.OnBoard(us^1))
+	if tb == nil {
+		return 0, false
+	}
+	return tb.get(p.Pieces(us), p.Pieces(us^1)), true
+}
+
+// ActionDTZ returns the DTZ value of the action m in p for the side to move:
+// an action that removes, closes a mill or ends the game counts 1 turn (a win,
+// a loss or a draw by its result), any other the DTZ value of the position it
+// leads to, turned for the mover.
+func (t *Tables) ActionDTZ(r *rules.Rules, p *position.Position, m position.Move) (Value, bool) {
+	c := *p
+	c.Do(r, m)
+	switch {
+	case c.IsOver():
+		return t.ActionValue(r, p, m)
+	case c.SideToMove() == p.SideToMove() || m.Kind() == position.KindRemove:
+		v, ok := t.ActionValue(r, p, m)
+		return removingTurn(v), ok
+	}
+	v, ok := t.ProbeDTZ(r, &c)
+	return v.Parent(), ok
 }

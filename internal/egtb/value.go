@@ -94,3 +94,16 @@ func (v Value) Score() int {
 
 // Better reports whether v is better than w for the side to move.
 func (v Value) Better(w Value) bool { return v.Score() > w.Score() }
+
+// removingTurn is the DTZ value of a turn that removes (or closes a mill and
+// removes), for the remover, whose result is v: the count ends with this
+// turn, so it is win 1, loss 1 or a draw.
+func removingTurn(v Value) Value {
+	switch {
+	case v.IsWin():
+		return Win(1)
+	case v.IsLoss():
+		return Loss(1)
+	}
+	return Draw
+}

@@ -27,6 +27,7 @@ func (m Mismatch) String() string {
 
 // VerifyOptions tune Verify.
 type VerifyOptions struct {
+	Metric   Metric   // the table to check: DTM, or the sector's DTZ table
 	Threads  int      // goroutines (≤ 0: one per CPU)
 	Limit    int      // mismatches to keep (all are counted)
 	Step     uint32   // check every Step-th slot (0 or 1: all)
@@ -52,8 +53,11 @@ type VerifyResult struct {
 func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (VerifyResult, error) {
 	var res VerifyResult
 	tb := t.lookup(s.M, s.O)
+	if o.Metric == DTZ {
+		tb = t.lookupDTZ(s.M, s.O)
+	}
 	if tb == nil {
-		return res, fmt.Errorf("egtb: sector %s is not loaded", s)
+		return res, fmt.Errorf("egtb: the %s table of sector %s is not loaded", o.Metric, s)
 	}
 	prog := o.Progress
 	if prog == nil {
@@ -68,7 +72,7 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 		threads = defaultThreads()
 	}
 	sv := &solver{threads: threads, prog: prog, ctx: ctx}
-	_, err := sv.parallel("verify "+s.String(), sec.size, func(lo, hi uint32) int {
+	_, err := sv.parallel("verify "+s.String()+" "+o.Metric.String(), sec.size, func(lo, hi uint32) int {
 		var fen []byte
 		var local []Mismatch
 		var n, bad uint64
@@ -91,7 +95,7 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 				p, err := position.ParseFEN(&r, string(fen))
 				if err != nil {
 					want = "error: " + err.Error()
-				} else if v, ok := t.valueByRules(&r, &p); !ok {
+				} else if v, ok := t.valueByRules(&r, &p, o.Metric); !ok {
 					want = "unknown"
 				} else if v != Value(stored) {
 					want = v.String()
@@ -157,19 +161,21 @@ func appendFEN(b []byte, mover, other bb.Bitboard) []byte {
 // successors, generated and played by movegen and position: the removals
 // after a mill are expanded the same way, and the positions after the turn
 // are probed in the tables.
-func (t *Tables) valueByRules(r *rules.Rules, p *position.Position) (Value, bool) {
+func (t *Tables) valueByRules(r *rules.Rules, p *position.Position, metric Metric) (Value, bool) {
 	if p.IsOver() {
 		if res, _ := p.Result(); res == position.Winner(p.SideToMove()^1) {
 			return Loss(0), true
 		}
 		return 0, false
 	}
-	return t.bestAfter(r, p)
+	return t.bestAfter(r, p, metric)
 }
 
 // bestAfter returns the best value, for p's side to move, over p's actions;
 // p must not be over.
-func (t *Tables) bestAfter(r *rules.Rules, p *position.Position) (Value, bool) {
+// For DTZ a turn that removes counts 1 (its result from the DTM tables), and
+// a turn that does not counts the DTZ value of the position it leads to.
+func (t *Tables) bestAfter(r *rules.Rules, p *position.Position, metric Metric) (Value, bool) {
 	var ml movegen.MoveList
 	movegen.Generate(r, p, &ml)
 	if ml.N == 0 {
@@ -193,14 +199,24 @@ func (t *Tables) bestAfter(r *rules.Rules, p *position.Position) (Value, bool) {
 				return 0, false
 			}
 			var ok bool
-			if v, ok = t.bestAfter(r, &c); !ok {
+			if v, ok = t.bestAfter(r, &c, DTM); !ok {
 				return 0, false
+			}
+			if metric == DTZ {
+				v = removingTurn(v)
 			}
 		default:
 			if c.Action() != position.Select {
 				return 0, false
 			}
 			w, ok := t.ProbeSets(c.Pieces(us^1), c.Pieces(us))
+			if metric == DTZ {
+				tb := t.lookupDTZ(c.OnBoard(us^1), c.OnBoard(us))
+				if tb == nil {
+					return 0, false
+				}
+				w = tb.get(c.Pieces(us^1), c.Pieces(us))
+			}
 			if !ok {
 				return 0, false
 			}

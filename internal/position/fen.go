@@ -435,13 +435,8 @@ func maxPending(r *rules.Rules) int {
 // which ParseFEN applies once the position is complete.
 func (fp *fenParser) nMoveCounter() error {
 	p, f, r := &fp.p, fp.f, fp.r
-	limit, name := r.NMoveRule, "N-move rule"
-	if r.EndgameNMoveRule < r.NMoveRule && (p.pieces[White].Count() == 3 || p.pieces[Black].Count() == 3) &&
-		p.inHand[White] == 0 && p.inHand[Black] == 0 {
-		limit, name = r.EndgameNMoveRule, "endgame N-move rule"
-	}
-	if int(p.rule50) > limit {
-		return fieldErr(16, f[15], "%d plies without a placement or removal: past the %s (%d)", p.rule50, name, limit)
+	if limit, why := p.NMoveLimit(r); int(p.rule50) > limit {
+		return fieldErr(16, f[15], "%d plies without a placement or removal: past the %s (%d)", p.rule50, why, limit)
 	}
 	return nil
 }

@@ -270,36 +270,94 @@ func rootMoves(g *position.Game, searchMoves []position.Move) []position.Move {
 }
 
 // tableRootMoves ranks the root moves by the tables when the root is a table
-// position and every move's value is known: it keeps the moves of the best
-// value (the shortest win, every draw, or the longest loss), so that the
-// search only breaks ties among them, and returns that value.
+// position and every move's value is known, and keeps the best: the search
+// then only breaks ties among them. It returns the root's table value.
+//
+// A win is kept only where it can be converted under the N-move rule: the
+// next removal (DTZ) must come before the counter reaches the rule, so the
+// winning moves whose distance to a removal fits what the counter leaves are
+// kept, the fastest wins (DTM) among them; if none fits, those that remove
+// soonest. A loss keeps the moves that put the winner's next removal
+// furthest away (the rule may save the game), the longest losses among
+// them. A draw keeps every drawing move.
 func tableRootMoves(t *egtb.Tables, g *position.Game, moves []position.Move) (egtb.Value, []position.Move, bool) {
 	root := g.Pos
+	r := &g.Rules
 	if t == nil {
 		return 0, moves, false
 	}
-	if _, ok := t.Probe(&g.Rules, &root); !ok {
+	if _, ok := t.Probe(r, &root); !ok {
 		return 0, moves, false
 	}
-	values := make([]egtb.Value, len(moves))
+	type ranked struct {
+		m        position.Move
+		dtm, dtz egtb.Value
+	}
+	all := make([]ranked, 0, len(moves))
 	var best egtb.Value
 	for i, m := range moves {
-		v, ok := t.ActionValue(&g.Rules, &root, m)
+		dtm, ok := t.ActionValue(r, &root, m)
 		if !ok {
 			return 0, moves, false
 		}
-		values[i] = v
-		if i == 0 || v.Better(best) {
-			best = v
+		dtz, ok := t.ActionDTZ(r, &root, m)
+		if !ok {
+			dtz = dtm // no DTZ table: the distance to the end bounds the one to a removal
+		}
+		all = append(all, ranked{m, dtm, dtz})
+		if i == 0 || dtm.Better(best) {
+			best = dtm
 		}
 	}
-	var keep []position.Move
-	for i, m := range moves {
-		if values[i] == best {
-			keep = append(keep, m)
+	// Keep the moves of best's result; then narrow by the metric.
+	keep := all[:0:0]
+	for _, x := range all {
+		if x.dtm.IsWin() == best.IsWin() && x.dtm.IsLoss() == best.IsLoss() {
+			keep = append(keep, x)
 		}
 	}
-	return best, keep, true
+	narrow := func(better func(a, b ranked) bool) {
+		top := keep[0]
+		for _, x := range keep[1:] {
+			if better(x, top) {
+				top = x
+			}
+		}
+		out := keep[:0]
+		for _, x := range keep {
+			if !better(top, x) {
+				out = append(out, x)
+			}
+		}
+		keep = out
+	}
+	switch {
+	case best.IsWin():
+		limit, _ := root.NMoveLimit(r)
+		budget := limit - root.Rule50()
+		// Our z-th turn removes after 2z-1 slides of both sides; the counter
+		// must stay below the rule through that slide.
+		fits := keep[:0:0]
+		for _, x := range keep {
+			if 2*x.dtz.Distance()-1 < budget {
+				fits = append(fits, x)
+			}
+		}
+		if len(fits) > 0 {
+			keep = fits
+			narrow(func(a, b ranked) bool { return a.dtm.Better(b.dtm) })
+		} else {
+			narrow(func(a, b ranked) bool { return a.dtz.Better(b.dtz) })
+		}
+	case best.IsLoss():
+		narrow(func(a, b ranked) bool { return a.dtz.Better(b.dtz) })
+		narrow(func(a, b ranked) bool { return a.dtm.Better(b.dtm) })
+	}
+	out := make([]position.Move, len(keep))
+	for i, x := range keep {
+		out[i] = x.m
+	}
+	return keep[0].dtm, out, true
 }
 
 // newRun plans one search: its options, depth limit and time budget.
