@@ -233,9 +233,9 @@ func (w *worker) sub(ply, alpha, beta, depth int) int {
 // probeTables returns the exact score of a position below the root that the
 // endgame tables hold: a win or a loss as a mate score by its distance (in
 // plies of turns), a draw as a draw. It costs one comparison per node when
-// the position cannot be in the tables.
+// the position cannot be in the tables. Callers check w.tables first.
 func (w *worker) probeTables(p *position.Position, ply int) (int, bool) {
-	if w.tables == nil || ply == 0 || p.InHand(position.White) != 0 || p.InHand(position.Black) != 0 ||
+	if ply == 0 || p.InHand(position.White) != 0 || p.InHand(position.Black) != 0 ||
 		p.OnBoard(position.White)+p.OnBoard(position.Black) > egtb.MaxPieces {
 		return 0, false
 	}
@@ -285,8 +285,10 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	if ply > 0 && f.move.Kind() == position.KindSlide && w.drawnByRule(ply) {
 		return ValueDraw
 	}
-	if v, ok := w.probeTables(p, ply); ok {
-		return v
+	if w.tables != nil {
+		if v, ok := w.probeTables(p, ply); ok {
+			return v
+		}
 	}
 	if depth <= 0 {
 		return w.qsearch(ply, alpha, beta, 0)
@@ -478,8 +480,10 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 	if ply > 0 && f.move.Kind() == position.KindSlide && w.drawnByRule(ply) {
 		return ValueDraw
 	}
-	if v, ok := w.probeTables(p, ply); ok {
-		return v
+	if w.tables != nil {
+		if v, ok := w.probeTables(p, ply); ok {
+			return v
+		}
 	}
 	if ply >= MaxPly || qd >= w.run.opts.MaxQuiescenceDepth {
 		return w.evaluate(p)
