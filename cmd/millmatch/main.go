@@ -120,7 +120,7 @@ type options struct {
 	movetime, margin              int
 	tc, openings, variant, sprt   string
 	out                           string
-	seed                          uint64
+	seed, nodes                   uint64
 	startup                       time.Duration
 	debug, engineStderr, quiet    bool
 	version                       bool
@@ -139,6 +139,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	fs.IntVarP(&o.games, "games", "g", 100, "games per pairing (a match of two engines has one pairing)")
 	fs.IntVar(&o.movetime, "movetime", 0, "fixed time per action in ms (go movetime); 100 unless --tc is given")
 	fs.StringVar(&o.tc, "tc", "", `clock per side, "base+increment" in seconds, such as 10+0.1 (go wtime btime winc binc)`)
+	fs.Uint64Var(&o.nodes, "nodes", 0, "fixed nodes per action (go nodes): the same games however loaded the machine is")
 	fs.IntVar(&o.margin, "timemargin", 100, "ms an engine may overrun its move time or clock before it loses (hang / time forfeit)")
 	fs.StringVar(&o.openings, "openings", "", `file of openings, one a line: tokens ("d6 d2"), or "fen <FEN> [moves …]"`)
 	fs.IntVar(&o.randomOpenings, "random-openings", 0, "seeded random openings of K actions (legal, no mill closed, not decided)")
@@ -335,6 +336,10 @@ func (o *options) config() (match.Config, uint64, error) {
 		return cfg, 0, fmt.Errorf("--movetime %d: must be at least 1", o.movetime)
 	case o.tc != "" && o.movetime > 0:
 		return cfg, 0, errors.New("--tc and --movetime are exclusive")
+	case o.nodes > 0 && (o.tc != "" || o.movetime > 0):
+		return cfg, 0, errors.New("--nodes excludes --tc and --movetime")
+	case o.nodes > 0:
+		cfg.TC = match.TimeControl{Nodes: o.nodes}
 	case o.tc != "":
 		tc, err := match.ParseClock(o.tc)
 		if err != nil {

@@ -110,6 +110,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{e}, "need at least two --engine flags, got 1"},
 		{[]string{e, e, "--variant", "chess"}, `unknown --variant "chess" (want one of ` + keys + ")"},
 		{[]string{e, e, "--tc", "1+0", "--movetime", "10"}, "--tc and --movetime are exclusive"},
+		{[]string{e, e, "--nodes", "500", "--movetime", "10"}, "--nodes excludes --tc and --movetime"},
+		{[]string{e, e, "--nodes", "500", "--tc", "1+0"}, "--nodes excludes --tc and --movetime"},
 		{[]string{e, e, "--tc", "fast"}, `--tc: time control "fast": base: "fast" is not a number of seconds`},
 		{[]string{e, e, "--tc", "0+1"}, `--tc: time control "0+1": the base time must be positive`},
 		{[]string{e, e, "--sprt", "5"}, `--sprt "5": want elo0,elo1 or elo0,elo1,alpha,beta`},
@@ -239,6 +241,10 @@ func TestConfigFromFlags(t *testing.T) {
 	}
 	if cfg.Variant.Key != "lasker-morris" || cfg.TC.String() != "10+0.1" || len(cfg.Openings) != 5 || cfg.Margin.Milliseconds() != 50 {
 		t.Errorf("config %+v", cfg)
+	}
+	o.tc, o.nodes = "", 20000
+	if cfg, _, err := o.config(); err != nil || cfg.TC != (match.TimeControl{Nodes: 20000}) || cfg.TC.String() != "nodes 20000" {
+		t.Errorf("--nodes 20000: %+v, %v", cfg.TC, err)
 	}
 	if sp, err := parseSPRT("-1,4"); err != nil || sp != (match.SPRT{Elo0: -1, Elo1: 4, Alpha: 0.05, Beta: 0.05}) {
 		t.Errorf("parseSPRT(-1,4) = %+v, %v", sp, err)

@@ -197,8 +197,8 @@ func PlayGame(ctx context.Context, cfg GameConfig, players [2]Player) Outcome {
 				return lose(side, TermTimeForfeit, true, "lost on time: no answer within %v (clock %v + margin %v)",
 					deadline, clock.Remaining(int(side)), cfg.Margin)
 			case errors.As(err, &ee) && ee.Kind == FaultTimeout:
-				return lose(side, TermTimeout, true, "did not answer within %v (move time %v + margin %v)",
-					deadline, cfg.TC.MoveTime, cfg.Margin)
+				return lose(side, TermTimeout, true, "did not answer within %v (%v + margin %v)",
+					deadline, cfg.TC, cfg.Margin)
 			case errors.As(err, &ee) && ee.Kind == FaultCrash:
 				return lose(side, TermCrash, true, "crashed: %v", ee.Err)
 			default:
@@ -220,8 +220,8 @@ func PlayGame(ctx context.Context, cfg GameConfig, players [2]Player) Outcome {
 				return lose(side, TermTimeForfeit, false, "lost on time: answered after %v with %v on the clock (margin %v)",
 					ans.Elapsed.Round(time.Millisecond), left, cfg.Margin)
 			}
-			return lose(side, TermTimeout, false, "answered after %v (move time %v + margin %v)",
-				ans.Elapsed.Round(time.Millisecond), cfg.TC.MoveTime, cfg.Margin)
+			return lose(side, TermTimeout, false, "answered after %v (%v + margin %v)",
+				ans.Elapsed.Round(time.Millisecond), cfg.TC, cfg.Margin)
 		}
 		switch strings.ToLower(ans.Move) {
 		case "none", "(none)", "0000":

@@ -8,13 +8,23 @@ import (
 	"time"
 )
 
-// TimeControl is how long an engine may think. Exactly one of MoveTime and
-// Base is set: a fixed time per action (`go movetime`), or a clock with a base
-// time and an increment (`go wtime btime winc binc`).
+// TimeControl is how long an engine may think. Exactly one of MoveTime,
+// Base and Nodes is set: a fixed time per action (`go movetime`), a clock
+// with a base time and an increment (`go wtime btime winc binc`), or a fixed
+// node budget per action (`go nodes`), which plays the same games however
+// loaded the machine is.
 type TimeControl struct {
 	MoveTime  time.Duration // fixed time per action
 	Base      time.Duration // clock: time per side for the game
 	Increment time.Duration // clock: added after each action
+	Nodes     uint64        // fixed nodes per action
+}
+
+// nodesDeadline is how long an engine may take for a node budget before it
+// counts as hung: generous (a slow engine at 50,000 nodes per second plus
+// ten seconds), since the budget, not the clock, limits the search.
+func nodesDeadline(nodes uint64) time.Duration {
+	return 10*time.Second + time.Duration(nodes)*20*time.Microsecond
 }
 
 // IsClock reports whether the time control is a clock.
@@ -27,14 +37,20 @@ func (tc TimeControl) Validate() error {
 		return fmt.Errorf("time control %s: negative time", tc)
 	case tc.MoveTime > 0 && (tc.Base > 0 || tc.Increment > 0):
 		return fmt.Errorf("time control: a move time (%v) and a clock are exclusive", tc.MoveTime)
-	case tc.MoveTime == 0 && tc.Base == 0:
-		return fmt.Errorf("time control: no move time and no clock")
+	case tc.Nodes > 0 && (tc.MoveTime > 0 || tc.Base > 0 || tc.Increment > 0):
+		return fmt.Errorf("time control: a node budget (%d) excludes a move time and a clock", tc.Nodes)
+	case tc.MoveTime == 0 && tc.Base == 0 && tc.Nodes == 0:
+		return fmt.Errorf("time control: no move time, no clock and no node budget")
 	}
 	return nil
 }
 
-// String returns "movetime 100ms" or the clock as "10+0.1" (seconds).
+// String returns "movetime 100ms", "nodes 20000" or the clock as "10+0.1"
+// (seconds).
 func (tc TimeControl) String() string {
+	if tc.Nodes > 0 {
+		return fmt.Sprintf("nodes %d", tc.Nodes)
+	}
 	if tc.MoveTime > 0 || tc.Base == 0 {
 		return "movetime " + tc.MoveTime.String()
 	}
@@ -94,6 +110,9 @@ func (c *Clock) Remaining(side int) time.Duration { return c.remaining[side] }
 
 // GoCommand returns the `go` line for the side to move.
 func (c *Clock) GoCommand() string {
+	if c.tc.Nodes > 0 {
+		return fmt.Sprintf("go nodes %d", c.tc.Nodes)
+	}
 	if !c.tc.IsClock() {
 		return fmt.Sprintf("go movetime %d", c.tc.MoveTime.Milliseconds())
 	}
@@ -104,8 +123,11 @@ func (c *Clock) GoCommand() string {
 
 // Deadline returns how long the referee waits for side's answer before it
 // declares a hang (move time) or a loss on time (clock): the allowed time plus
-// the margin.
+// the margin. A node budget gets nodesDeadline.
 func (c *Clock) Deadline(side int) time.Duration {
+	if c.tc.Nodes > 0 {
+		return nodesDeadline(c.tc.Nodes) + c.margin
+	}
 	if !c.tc.IsClock() {
 		return c.tc.MoveTime + c.margin
 	}
@@ -117,6 +139,9 @@ func (c *Clock) Deadline(side int) time.Duration {
 // added after every action, removals included, and time spent inside the
 // margin leaves the clock at zero before the increment.
 func (c *Clock) Spend(side int, elapsed time.Duration) bool {
+	if c.tc.Nodes > 0 {
+		return elapsed <= c.Deadline(side)
+	}
 	if !c.tc.IsClock() {
 		return elapsed <= c.tc.MoveTime+c.margin
 	}

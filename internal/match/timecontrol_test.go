@@ -71,3 +71,33 @@ func TestClock(t *testing.T) {
 		t.Error("move time margin not applied")
 	}
 }
+
+// A node budget sends go nodes, is exclusive with the other limits, and
+// waits for the answer as long as a slow engine needs for the budget.
+func TestNodeBudget(t *testing.T) {
+	tc := TimeControl{Nodes: 20000}
+	if err := tc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if s := tc.String(); s != "nodes 20000" {
+		t.Errorf("String = %q, want nodes 20000", s)
+	}
+	for _, bad := range []TimeControl{{Nodes: 5, MoveTime: time.Second}, {Nodes: 5, Base: time.Second}, {Nodes: 5, Increment: time.Second}} {
+		if err := bad.Validate(); err == nil || err.Error() != "time control: a node budget (5) excludes a move time and a clock" {
+			t.Errorf("%+v: error %v", bad, err)
+		}
+	}
+	c := NewClock(tc, 100*time.Millisecond)
+	if got, want := c.GoCommand(), "go nodes 20000"; got != want {
+		t.Errorf("GoCommand = %q, want %q", got, want)
+	}
+	if d := c.Deadline(1); d != 10*time.Second+400*time.Millisecond+100*time.Millisecond {
+		t.Errorf("Deadline = %v, want 10.5s", d)
+	}
+	if !c.Spend(0, 9*time.Second) || c.Spend(0, 11*time.Second) {
+		t.Error("Spend: want 9 s within the budget's deadline and 11 s beyond it")
+	}
+	if got, want := c.GoCommand(), "go nodes 20000"; got != want {
+		t.Errorf("after Spend GoCommand = %q, want %q", got, want)
+	}
+}
