@@ -61,6 +61,13 @@ func (p *Position) Pieces(c Color) bb.Bitboard { return p.pieces[c] }
 // Marked returns the marked points (removed pieces that still block their point).
 func (p *Position) Marked() bb.Bitboard { return p.marked }
 
+// FormedMills returns the union of the lines c has used (OneTimeUseMill).
+func (p *Position) FormedMills(c Color) bb.Bitboard { return p.formed[c] }
+
+// LastMill returns the origin and destination of c's last mill-closing slide
+// (RestrictRepeatedMillsFormation), or NoSquare.
+func (p *Position) LastMill(c Color) (from, to bb.Square) { return p.millFrom[c], p.millTo[c] }
+
 // Occupied returns every point that is not empty.
 func (p *Position) Occupied() bb.Bitboard { return p.pieces[0] | p.pieces[1] | p.marked }
 
