@@ -1,7 +1,8 @@
 // Package eval scores a position from the side to move's view: material on
 // board and in hand, pending removals, mobility, open two-in-a-line mills,
-// double-mill setups ("running mills"), blocked pieces, with weights per phase
-// (placing, moving, flying). 100 is one piece.
+// double-mill setups ("running mills"), blocked pieces and the blockade
+// features (private exits, groups down to their last exit, a cramped side),
+// with weights per phase (placing, moving, flying). 100 is one piece.
 package eval
 
 import (
@@ -31,6 +32,26 @@ type Weights struct {
 	Blocked      int // an own piece with no empty neighbour (negative)
 	Point        int // per line and neighbour of the points held (placing)
 	DoubleThreat int // two or more reachable open twos: hard to stop
+
+	// The blockade features: a side that cannot slide when it has to loses
+	// (under the standard rules), and in the placing phase the opponent's
+	// remaining pieces can close the exits one by one.
+	Private  int // an empty point only this side's pieces are next to: an exit the opponent cannot slide into
+	LastExit int // a piece whose group (own pieces linked by lines) has a single empty neighbour left (negative)
+	Cramped  int // per step of the cramp scale: crampScale[exits] for a side with few empty points to slide to (negative)
+}
+
+// crampScale grows as the number of distinct empty points a side's pieces
+// are next to (its exits) falls: a side with three or more is not cramped,
+// one with none is blocked wherever it stands.
+var crampScale = [...]int{9, 4, 1}
+
+// cramp returns the cramp scale of a side with n exits.
+func cramp(n int) int {
+	if n < len(crampScale) {
+		return crampScale[n]
+	}
+	return 0
 }
 
 // Params are the weights of the three stages.
@@ -40,9 +61,11 @@ type Params struct {
 
 // DefaultParams are the tuned weights.
 var DefaultParams = Params{W: [3]Weights{
-	StagePlacing: {Piece: 100, Pending: 117, Mobility: 17, OpenTwo: -5, ReachTwo: -6, RunningMill: 20, Blocked: -11, Point: -3, DoubleThreat: 20},
-	StageMoving:  {Piece: 100, Pending: 76, Mobility: 6, OpenTwo: 12, ReachTwo: 28, RunningMill: 29, Blocked: -12, Point: -2, DoubleThreat: 21},
-	StageFlying:  {Piece: 100, Pending: 74, Mobility: 2, OpenTwo: 4, ReachTwo: 25, RunningMill: 0, Blocked: 0, Point: -2, DoubleThreat: 48},
+	StagePlacing: {Piece: 100, Pending: 117, Mobility: 17, OpenTwo: -5, ReachTwo: -6, RunningMill: 20, Blocked: -11, Point: -3, DoubleThreat: 20,
+		Private: 4, LastExit: -8, Cramped: -15},
+	StageMoving: {Piece: 100, Pending: 76, Mobility: 6, OpenTwo: 12, ReachTwo: 28, RunningMill: 29, Blocked: -12, Point: -2, DoubleThreat: 21,
+		Private: 4, LastExit: -12, Cramped: -25},
+	StageFlying: {Piece: 100, Pending: 74, Mobility: 2, OpenTwo: 4, ReachTwo: 25, RunningMill: 0, Blocked: 0, Point: -2, DoubleThreat: 48},
 }}
 
 // Term is one part of the evaluation, from each side's own view.
@@ -57,6 +80,7 @@ type features struct {
 	pieces, pending                               int
 	mobility, openTwo, reachTwo, running, blocked int
 	points                                        int
+	private, lastExit, cramp                      int
 }
 
 func stageOf(r *rules.Rules, p *position.Position, c position.Color) Stage {
@@ -76,7 +100,8 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 	empty := p.Empty()
 	var own [2]bb.Bitboard
 	var reach [2]bb.Bitboard
-	var slides [2]bool // the side moves by sliding (not placing, not flying)
+	var nbs [2]bb.Bitboard // the points next to each side's pieces
+	var slides [2]bool     // the side moves by sliding (not placing, not flying)
 	for c := position.Color(0); c < 2; c++ {
 		o := p.Pieces(c)
 		own[c] = o
@@ -98,11 +123,23 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 			}
 			fc.points += int(t.NumLines[s]) + int(t.Degree[s])
 		}
+		nbs[c] = nb
 		if slides[c] {
 			reach[c] = nb & empty
 		} else {
 			reach[c] = empty
 		}
+	}
+	for c := position.Color(0); c < 2; c++ {
+		if p.CanFly(r, c) {
+			continue // a flying side cannot be blockaded
+		}
+		fc := &f[c]
+		exits := nbs[c] & empty
+		fc.private = (exits &^ nbs[c^1]).Count()
+		// While placing, each piece in hand can still open exits.
+		fc.cramp = cramp(exits.Count() + p.InHand(c))
+		fc.lastExit = lastExitPieces(t, own[c], empty)
 	}
 	for _, l := range t.Lines {
 		w, b := l&own[0], l&own[1]
@@ -133,6 +170,29 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 	}
 }
 
+// lastExitPieces counts the pieces of own whose group (own pieces linked
+// by adjacency) has exactly one empty neighbour: one opposing piece there
+// blocks the whole group.
+func lastExitPieces(t *bb.Topology, own, empty bb.Bitboard) int {
+	n := 0
+	for rest := own; rest != 0; {
+		group := bb.Bit(rest.First())
+		var exits bb.Bitboard
+		for frontier := group; frontier != 0; {
+			adj := t.Adjacent[frontier.PopFirst()]
+			exits |= adj & empty
+			grow := adj & own &^ group
+			group |= grow
+			frontier |= grow
+		}
+		rest &^= group
+		if exits.Count() == 1 {
+			n += group.Count()
+		}
+	}
+	return n
+}
+
 // runningMill reports whether a piece of the complete mill m can slide to an
 // empty neighbour and close another mill there.
 func runningMill(t *bb.Topology, m, own, empty bb.Bitboard) bool {
@@ -151,7 +211,8 @@ func runningMill(t *bb.Topology, m, own, empty bb.Bitboard) bool {
 func score(w *Weights, f *features) int {
 	v := w.Piece*f.pieces + w.Pending*f.pending + w.Mobility*f.mobility +
 		w.OpenTwo*f.openTwo + w.ReachTwo*f.reachTwo + w.RunningMill*f.running +
-		w.Blocked*f.blocked + w.Point*f.points
+		w.Blocked*f.blocked + w.Point*f.points +
+		w.Private*f.private + w.LastExit*f.lastExit + w.Cramped*f.cramp
 	if f.reachTwo >= 2 {
 		v += w.DoubleThreat
 	}
@@ -199,6 +260,9 @@ func Trace(r *rules.Rules, p *position.Position) ([]Term, int) {
 			}
 			return 0
 		}),
+		term("private exits", func(w *Weights, f *features) int { return w.Private * f.private }),
+		term("last exits", func(w *Weights, f *features) int { return w.LastExit * f.lastExit }),
+		term("cramped", func(w *Weights, f *features) int { return w.Cramped * f.cramp }),
 	}
 	return terms, Evaluate(r, p)
 }

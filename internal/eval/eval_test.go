@@ -84,8 +84,164 @@ func TestFeatures(t *testing.T) {
 	if w.openTwo != 2 {
 		t.Errorf("white open twos %d, want 2", w.openTwo)
 	}
-	if terms, total := Trace(&r, &p); len(terms) != 9 || total != Evaluate(&r, &p) {
+	if terms, total := Trace(&r, &p); len(terms) != 12 || total != Evaluate(&r, &p) {
 		t.Errorf("trace has %d terms, total %d vs %d", len(terms), total, Evaluate(&r, &p))
+	}
+}
+
+// TestBlockadeFeatures pins the blockade counts of a hand-checked position.
+// White a7 d7 (a group whose only exit is d6), f2, c5; black g7 (its only
+// exit g4), a4, c3, g1. c4 is next to white c5 and black c3, so it is
+// private to neither side.
+func TestBlockadeFeatures(t *testing.T) {
+	r := rules.Default()
+	p, err := position.ParseFEN(&r, "*****@*O/***O****/O@*@**@O w m s 4 0 4 0 0 0 0 0 0 0 0 0 20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f [2]features
+	collectBoth(&r, &p, &f)
+	type got struct{ blocked, lastExit, private, cramp, mobility int }
+	for c, want := range []got{
+		{blocked: 1, lastExit: 2, private: 4, cramp: 0, mobility: 5},
+		{blocked: 0, lastExit: 1, private: 5, cramp: 0, mobility: 7},
+	} {
+		g := got{f[c].blocked, f[c].lastExit, f[c].private, f[c].cramp, f[c].mobility}
+		if g != want {
+			t.Errorf("colour %d: %+v, want %+v", c, g, want)
+		}
+	}
+}
+
+// TestCrampScale: the cramp count of a side by its exits plus its pieces in
+// hand, and none for a side that flies.
+func TestCrampScale(t *testing.T) {
+	r := rules.Default()
+	for _, tc := range []struct {
+		fen        string
+		white, blk int
+	}{
+		// White a7 d7 g7 g4 with black a4 d6 f4 g1 around them: every
+		// neighbour of a white piece is taken, so white has no exit; black
+		// has many.
+		{"********/@*@*****/OOO@**@O w m s 4 0 4 0 0 0 0 0 0 0 0 0 20", 9, 0},
+		// The same with one piece in hand each: white's exits plus one.
+		{"********/@*@*****/OOO@**@O w p p 4 1 4 1 0 0 0 0 0 0 0 0 20", 4, 0},
+		// Three white pieces fly: never cramped.
+		{"********/@*@*****/OO*@**@O w m s 3 0 4 0 0 0 0 0 0 0 0 0 20", 0, 0},
+	} {
+		p, err := position.ParseFEN(&r, tc.fen)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.fen, err)
+		}
+		var f [2]features
+		collectBoth(&r, &p, &f)
+		if f[0].cramp != tc.white || f[1].cramp != tc.blk {
+			t.Errorf("%s: cramp %d/%d, want %d/%d", tc.fen, f[0].cramp, f[1].cramp, tc.white, tc.blk)
+		}
+	}
+}
+
+// refBlockade recomputes the blockade features square by square, the slow
+// way: groups by breadth-first search over the adjacency relation.
+func refBlockade(r *rules.Rules, p *position.Position, c position.Color) (lastExit, private, exits int) {
+	t := r.Topology()
+	color := func(s int) int { // 0 white, 1 black, 2 empty, 3 marked
+		switch {
+		case p.Pieces(position.White)&(1<<s) != 0:
+			return 0
+		case p.Pieces(position.Black)&(1<<s) != 0:
+			return 1
+		case p.Empty()&(1<<s) != 0:
+			return 2
+		}
+		return 3
+	}
+	adj := func(a, b int) bool { return t.Adjacent[a]&(1<<b) != 0 }
+	var seen [24]bool
+	for s := 0; s < 24; s++ {
+		if t.Adjacent[s] == 0 || color(s) != 2 {
+			continue
+		}
+		mine, theirs := false, false
+		for n := 0; n < 24; n++ {
+			if adj(s, n) && color(n) == int(c) {
+				mine = true
+			}
+			if adj(s, n) && color(n) == int(c^1) {
+				theirs = true
+			}
+		}
+		if mine {
+			exits++
+			if !theirs {
+				private++
+			}
+		}
+	}
+	for s := 0; s < 24; s++ {
+		if seen[s] || t.Adjacent[s] == 0 || color(s) != int(c) {
+			continue
+		}
+		group := []int{s}
+		seen[s] = true
+		for i := 0; i < len(group); i++ {
+			for n := 0; n < 24; n++ {
+				if adj(group[i], n) && color(n) == int(c) && !seen[n] {
+					seen[n] = true
+					group = append(group, n)
+				}
+			}
+		}
+		holes := map[int]bool{}
+		for _, g := range group {
+			for n := 0; n < 24; n++ {
+				if adj(g, n) && color(n) == 2 {
+					holes[n] = true
+				}
+			}
+		}
+		if len(holes) == 1 {
+			lastExit += len(group)
+		}
+	}
+	return
+}
+
+// TestBlockadeFeaturesAgainstReference compares the bitboard features with
+// the square-by-square reference over random games of every preset.
+func TestBlockadeFeaturesAgainstReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	n := 0
+	for _, pr := range rules.Presets {
+		r := pr.Rules
+		for g := 0; g < 10; g++ {
+			p := position.New(&r)
+			for i := 0; i < 150 && !p.IsOver(); i++ {
+				var f [2]features
+				collectBoth(&r, &p, &f)
+				for c := position.Color(0); c < 2; c++ {
+					if p.CanFly(&r, c) {
+						if f[c].lastExit|f[c].private|f[c].cramp != 0 {
+							t.Fatalf("%s %s: a flying side has blockade features %+v", pr.Key, p.FEN(), f[c])
+						}
+						continue
+					}
+					le, pv, ex := refBlockade(&r, &p, c)
+					if f[c].lastExit != le || f[c].private != pv || f[c].cramp != cramp(ex+p.InHand(c)) {
+						t.Fatalf("%s %s colour %d: last exit %d private %d cramp %d, reference %d %d %d",
+							pr.Key, p.FEN(), c, f[c].lastExit, f[c].private, f[c].cramp, le, pv, cramp(ex+p.InHand(c)))
+					}
+					n++
+				}
+				var ml movegen.MoveList
+				movegen.Generate(&r, &p, &ml)
+				p.Do(&r, ml.Moves[rng.IntN(ml.N)])
+			}
+		}
+	}
+	if n < 5000 {
+		t.Fatalf("only %d sides compared", n)
 	}
 }
 
