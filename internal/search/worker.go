@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/movegen"
@@ -19,6 +20,24 @@ type frame struct {
 	pos   position.Position
 	move  position.Move // the move that led here
 	since int           // start of the repetition run in worker.keys
+	ext   int           // plies of extension on the path to here, this node's included
+}
+
+// A side that must slide and has at most crampedSlides legal slides is
+// cramped: one more closed exit may leave it without a move, which loses
+// under the standard rules. Such nodes are extended (at most
+// maxLineExtensions times on one line) and the moves into them are never
+// reduced, so that a blockade is seen before it is too late.
+const (
+	crampedSlides     = 2
+	maxLineExtensions = 6
+)
+
+// crampedSlider reports whether the side to move of p must slide and has at
+// most crampedSlides legal slides (n is the number of its legal actions).
+func crampedSlider(r *rules.Rules, p *position.Position, n int) bool {
+	return n <= crampedSlides && p.Phase() == position.Moving && p.Action() == position.Select &&
+		!p.CanFly(r, p.SideToMove())
 }
 
 // rootMove is a legal root action with its last score and PV.
@@ -204,6 +223,7 @@ func (w *worker) makeMove(ply int, m position.Move, childDepth int) int {
 	child.pos = parent.pos
 	child.pos.Do(w.r, m)
 	child.move = m
+	child.ext = parent.ext
 	key := child.pos.Key()
 	// Prefetch only for a child that will probe: one searched at depth 0
 	// goes straight to quiescence, which does not use the table.
@@ -312,6 +332,10 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	// meanwhile. A deep enough entry ends a non-PV node.
 	var pk movepick.Picker
 	pk.Generate(w.r, p)
+	if f.ext < maxLineExtensions && crampedSlider(w.r, p, pk.Len()) {
+		depth++
+		f.ext++
+	}
 	key := p.Key()
 	ttMove := position.NoMove
 	if ent, hit := w.tt.Probe(key); hit {
@@ -354,6 +378,11 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 			v = w.sub(ply, alpha, beta, newDepth)
 		} else {
 			red := w.reduction(ply, depth, moveCount, m, tactical, pvNode)
+			if red > 0 {
+				if c := &w.stack[ply+1].pos; crampedSlider(w.r, c, movegen.Count(w.r, c)) {
+					red = 0 // a cramped side is never searched less deep
+				}
+			}
 			v = w.sub(ply, alpha, alpha+1, newDepth-red)
 			if v > alpha && red > 0 {
 				v = w.sub(ply, alpha, alpha+1, newDepth)
@@ -468,7 +497,8 @@ var lmrTable = func() (t [64][64]int8) {
 }()
 
 // qsearch resolves pending removals and, within MaxQuiescenceDepth plies,
-// mill-closing actions beyond the horizon; other positions stand pat.
+// mill-closing and blocking actions beyond the horizon; other positions
+// stand pat.
 func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 	f := &w.stack[ply]
 	p := &f.pos
@@ -497,7 +527,7 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 		}
 		best = stand
 		alpha = max(alpha, stand)
-		millClosers(w.r, p, &ml)
+		qsearchMoves(w.r, p, &ml)
 	} else {
 		movegen.Generate(w.r, p, &ml)
 	}
@@ -527,18 +557,33 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 	return best
 }
 
-// millClosers fills ml with the legal actions of p that close a mill.
-func millClosers(r *rules.Rules, p *position.Position, ml *movegen.MoveList) {
+// qsearchMoves fills ml with the legal actions of p that qsearch tries past
+// the horizon: those that close a mill, and those that take the last empty
+// point next to the opponent's pieces when the opponent will have to slide
+// (it has nothing in hand and does not fly): that action blocks it, which
+// loses for it under the standard rules.
+func qsearchMoves(r *rules.Rules, p *position.Position, ml *movegen.MoveList) {
 	movegen.Generate(r, p, ml)
 	t := r.Topology()
-	own := p.Pieces(p.SideToMove())
+	us := p.SideToMove()
+	own := p.Pieces(us)
+	lastExit := bb.NoSquare
+	if them := us ^ 1; p.InHand(them) == 0 && !p.CanFly(r, them) {
+		var nb bb.Bitboard
+		for b := p.Pieces(them); b != 0; {
+			nb |= t.Adjacent[b.PopFirst()]
+		}
+		if exits := nb & p.Empty(); exits.Count() == 1 {
+			lastExit = exits.First()
+		}
+	}
 	k := 0
 	for _, m := range ml.Slice() {
 		o := own
 		if m.Kind() == position.KindSlide {
 			o &^= 1 << m.From()
 		}
-		if t.MillsAt(m.To(), o) > 0 {
+		if m.To() == lastExit || t.MillsAt(m.To(), o) > 0 {
 			ml.Moves[k] = m
 			k++
 		}
