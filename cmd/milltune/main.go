@@ -19,6 +19,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"path"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -53,7 +54,7 @@ Run "milltune <command> --help" for a command's flags. A configuration is a
 comma-separated list of Name=Value: search options (MaxQuiescenceDepth,
 Algorithm) and evaluation weights as stage.Weight (stages placing, moving,
 flying; weights Piece, Pending, Mobility, OpenTwo, ReachTwo, RunningMill,
-Blocked, Point, DoubleThreat), e.g. --a "moving.Mobility=8,MaxQuiescenceDepth=3".
+Blocked, Point, DoubleThreat, Private, LastExit, Cramped), e.g. --a "moving.Mobility=8,MaxQuiescenceDepth=3".
 `
 
 func main() {
@@ -96,10 +97,12 @@ type playConfig struct {
 	maxPlies     int // a game this long is a draw
 }
 
-// pairResult is a game pair from a's view: its score (0–2) and how each game ended.
+// pairResult is a game pair from a's view: its score (0–2) and how each
+// game ended: outcome +1 a won, 0 a draw, -1 a lost, and the reason.
 type pairResult struct {
 	score   float64
 	w, d, l int
+	outcome [2]int
 	reasons [2]position.Reason
 }
 
@@ -139,8 +142,10 @@ func playPair(a, b *search.Engine, pc *playConfig, seed uint64) pairResult {
 		case outcome == position.Winner(aColor):
 			res.score++
 			res.w++
+			res.outcome[swap] = 1
 		default:
 			res.l++
+			res.outcome[swap] = -1
 		}
 	}
 	return res
@@ -187,6 +192,9 @@ func weights() []weight {
 		add("Blocked", 2, func(w *eval.Weights) *int { return &w.Blocked })
 		add("Point", 1, func(w *eval.Weights) *int { return &w.Point })
 		add("DoubleThreat", 8, func(w *eval.Weights) *int { return &w.DoubleThreat })
+		add("Private", 2, func(w *eval.Weights) *int { return &w.Private })
+		add("LastExit", 3, func(w *eval.Weights) *int { return &w.LastExit })
+		add("Cramped", 5, func(w *eval.Weights) *int { return &w.Cramped })
 	}
 	return ws
 }
@@ -234,19 +242,47 @@ func parseConfig(spec string) (engineConfig, error) {
 	return c, nil
 }
 
-// tally sums game pairs from A's view.
+// tally sums game pairs from A's view, with the endings of the games each
+// side lost and of the draws: losses are what a change against blockades
+// or blunders must lower, in a game that is a draw with perfect play.
 type tally struct {
 	w, d, l int
-	reasons map[string]int
+	reasons [3]map[string]int // by outcome+1: A lost, draws, B lost
+}
+
+func newTally() *tally {
+	return &tally{reasons: [3]map[string]int{{}, {}, {}}}
 }
 
 func (t *tally) add(r pairResult) {
 	t.w += r.w
 	t.d += r.d
 	t.l += r.l
-	for _, why := range r.reasons {
-		t.reasons[why.String()]++
+	for i, why := range r.reasons {
+		t.reasons[r.outcome[i]+1][why.String()]++
 	}
+}
+
+// endings lists the reasons of one outcome, most frequent first.
+func endings(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	var ends []string
+	for _, k := range keys {
+		ends = append(ends, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	if len(ends) == 0 {
+		return "none"
+	}
+	return strings.Join(ends, ", ")
 }
 
 // String is the screen's result line: W-D-L from A's view, score and Elo.
@@ -260,17 +296,9 @@ func (t *tally) String() string {
 	if s < 1 {
 		elo = -400 * math.Log10(1/s-1)
 	}
-	keys := make([]string, 0, len(t.reasons))
-	for k := range t.reasons {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var ends []string
-	for _, k := range keys {
-		ends = append(ends, fmt.Sprintf("%s %d", k, t.reasons[k]))
-	}
-	return fmt.Sprintf("A vs B: +%d =%d -%d, score %.3f, Elo %+.1f (%d games; endings: %s)",
-		t.w, t.d, t.l, s, elo, t.w+t.d+t.l, strings.Join(ends, ", "))
+	return fmt.Sprintf("A vs B: +%d =%d -%d, score %.3f, Elo %+.1f (%d games)\n"+
+		"  A lost: %s\n  B lost: %s\n  drawn: %s",
+		t.w, t.d, t.l, s, elo, t.w+t.d+t.l, endings(t.reasons[0]), endings(t.reasons[2]), endings(t.reasons[1]))
 }
 
 // common holds the flags both commands share: how the games are played.
@@ -389,7 +417,7 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	var mu sync.Mutex
-	t := tally{reasons: map[string]int{}}
+	t := newTally()
 	n := (games + 1) / 2
 	type engines struct{ a, b *search.Engine }
 	pairs(ctx, n, c.workers, func() engines { return engines{cfgA.newEngine(), cfgB.newEngine()} },
@@ -398,7 +426,7 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			mu.Lock()
 			defer mu.Unlock()
 			t.add(r)
-			fmt.Fprintf(stderr, "\rpair %d/%d: %s", t.w+t.d+t.l, 2*n, t.String())
+			fmt.Fprintf(stderr, "\rgame %d/%d: A vs B +%d =%d -%d", t.w+t.d+t.l, 2*n, t.w, t.d, t.l)
 		})
 	fmt.Fprintln(stderr)
 	fmt.Fprintln(stdout, t.String())
@@ -415,8 +443,10 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		iters int
 		start string
 		rate  float64
+		only  []string
 	)
 	fs := pflag.NewFlagSet("spsa", pflag.ContinueOnError)
+	fs.StringSliceVar(&only, "tune", nil, "tune only these weights (patterns such as moving.Cramped or *.LastExit); the others stay fixed")
 	c.flags(fs)
 	fs.IntVar(&iters, "pairs", 2000, "game pairs (SPSA iterations)")
 	fs.StringVar(&start, "start", "", "weights to start from, as a configuration (empty: the engine's)")
@@ -433,7 +463,11 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "milltune spsa: --start: %v\n", err)
 		return 2
 	}
-	sp := newSPSA(base.params, rate)
+	sp, err := newSPSA(base.params, rate, only)
+	if err != nil {
+		fmt.Fprintf(stderr, "milltune spsa: --tune: %v\n", err)
+		return 2
+	}
 	type engines struct{ a, b *search.Engine }
 	pairs(ctx, iters, c.workers, func() engines { return engines{search.New(4), search.New(4)} },
 		func(es engines, it int) {
@@ -464,15 +498,36 @@ type spsa struct {
 	done  int
 }
 
-func newSPSA(start eval.Params, rate float64) *spsa {
+// newSPSA starts the tuner at start; only, if not empty, restricts it to the
+// weights whose names match one of its patterns (path.Match, case-insensitive).
+func newSPSA(start eval.Params, rate float64, only []string) (*spsa, error) {
 	sp := &spsa{base: start, rate: rate}
+	matched := make([]bool, len(only))
 	for _, w := range weights() {
-		if w.c > 0 {
+		if w.c == 0 {
+			continue
+		}
+		keep := len(only) == 0
+		for i, pat := range only {
+			ok, err := path.Match(strings.ToLower(pat), strings.ToLower(w.name))
+			if err != nil {
+				return nil, fmt.Errorf("%q: %v", pat, err)
+			}
+			if ok {
+				keep, matched[i] = true, true
+			}
+		}
+		if keep {
 			sp.ws = append(sp.ws, w)
 			sp.theta = append(sp.theta, float64(*w.get(&start)))
 		}
 	}
-	return sp
+	for i, ok := range matched {
+		if !ok {
+			return nil, fmt.Errorf("%q matches no tunable weight", only[i])
+		}
+	}
+	return sp, nil
 }
 
 // perturb returns the two weight sets of one iteration, θ+cΔ and θ−cΔ, with

@@ -29,9 +29,10 @@ func TestScreenIdenticalConfigsAreEven(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	m := regexp.MustCompile(`^A vs B: \+(\d+) =(\d+) -(\d+), score 0\.500, Elo [+-]0\.0 \(4 games; endings: .+\)\n$`).FindStringSubmatch(out)
-	if m == nil || m[1] != m[3] {
-		t.Fatalf("result %q: want W = L and score 0.500 over 4 games", out)
+	m := regexp.MustCompile(`^A vs B: \+(\d+) =(\d+) -(\d+), score 0\.500, Elo [+-]0\.0 \(4 games\)\n` +
+		`  A lost: (.+)\n  B lost: (.+)\n  drawn: (.+)\n$`).FindStringSubmatch(out)
+	if m == nil || m[1] != m[3] || m[4] != m[5] {
+		t.Fatalf("result %q: want W = L, the same endings for both losers and score 0.500 over 4 games", out)
 	}
 }
 
@@ -75,7 +76,10 @@ func TestParseConfig(t *testing.T) {
 // SPSA moves every tuned weight by rate·c·result·Δ, and prints weights that
 // parseConfig reads back.
 func TestSPSAStep(t *testing.T) {
-	sp := newSPSA(eval.DefaultParams, 0.5)
+	sp, err := newSPSA(eval.DefaultParams, 0.5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	a, b, delta := sp.perturb(7)
 	for i, w := range sp.ws {
 		base := *w.get(&sp.base)
@@ -98,6 +102,25 @@ func TestSPSAStep(t *testing.T) {
 		if got := *w.get(&c.params); got != int(math.Round(sp.theta[i])) {
 			t.Fatalf("%s: read back %d from θ %v", w.name, got, sp.theta[i])
 		}
+	}
+}
+
+// --tune restricts SPSA to the weights its patterns match; a pattern that
+// matches nothing is an error.
+func TestSPSATuneOnly(t *testing.T) {
+	sp, err := newSPSA(eval.DefaultParams, 0.5, []string{"moving.cramped", "*.LastExit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, w := range sp.ws {
+		names = append(names, w.name)
+	}
+	if got, want := strings.Join(names, " "), "placing.LastExit moving.LastExit moving.Cramped flying.LastExit"; got != want {
+		t.Fatalf("tuned %q, want %q", got, want)
+	}
+	if _, err := newSPSA(eval.DefaultParams, 0.5, []string{"moving.Nothing"}); err == nil || err.Error() != `"moving.Nothing" matches no tunable weight` {
+		t.Fatalf("error %v", err)
 	}
 }
 
