@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
@@ -113,6 +114,20 @@ func TestPrefersFasterWin(t *testing.T) {
 	}
 }
 
+// TestBlockadeAtPlacingEnd: Black's last placement on f4 leaves White,
+// which must slide next, without a legal slide. That is a loss for White
+// under the standard rules, and the search must score it as one (a win in
+// one ply), not by the static evaluation of the blocked position.
+func TestBlockadeAtPlacingEnd(t *testing.T) {
+	g := gameFromFEN(t, "nine-mens-morris", "@@******/O@*O@O@O/OOO@@OO@ b p p 9 0 8 1 0 0 0 0 0 0 0 0 9")
+	for _, depth := range []int{1, 4} {
+		res := New(4).Search(g, Limits{Depth: depth}, nil)
+		if res.BestMove.String() != "f4" || res.Score != ValueMate-1 {
+			t.Fatalf("depth %d: best %v score %d, want f4 with %d", depth, res.BestMove, res.Score, ValueMate-1)
+		}
+	}
+}
+
 // refSearch is a plain minimax with the same rules and leaf semantics as the
 // engine but without table, ordering or pruning: the reference value.
 type refSearch struct {
@@ -120,7 +135,7 @@ type refSearch struct {
 	maxQ int
 }
 
-func (s *refSearch) value(p position.Position, keys []uint32, since, depth, ply int, slid bool) int {
+func (s *refSearch) value(p position.Position, keys []uint32, since, depth, ply, ext int, slid bool) int {
 	if p.IsOver() {
 		return terminal(&p, ply)
 	}
@@ -132,6 +147,13 @@ func (s *refSearch) value(p position.Position, keys []uint32, since, depth, ply 
 	}
 	var ml movegen.MoveList
 	movegen.Generate(s.r, &p, &ml)
+	// A side that must slide with two legal slides or fewer is searched a
+	// ply deeper, six times at most on a line; the root is not extended.
+	if ply > 0 && ext < 6 && ml.N <= 2 && p.Phase() == position.Moving &&
+		p.Action() == position.Select && !p.CanFly(s.r, p.SideToMove()) {
+		depth++
+		ext++
+	}
 	best := -ValueInfinite
 	for _, m := range ml.Slice() {
 		c := p
@@ -142,7 +164,7 @@ func (s *refSearch) value(p position.Position, keys []uint32, since, depth, ply 
 		} else {
 			sn = len(keys)
 		}
-		v := s.value(c, k, sn, depth-1, ply+1, m.Kind() == position.KindSlide)
+		v := s.value(c, k, sn, depth-1, ply+1, ext, m.Kind() == position.KindSlide)
 		if c.SideToMove() != p.SideToMove() {
 			v = -v
 		}
@@ -171,13 +193,32 @@ func (s *refSearch) quiesce(p position.Position, keys []uint32, since, ply, qd i
 		best = eval.Evaluate(s.r, &p)
 	}
 	t := s.r.Topology()
+	// The opponent's last exit: the one empty point next to its pieces when
+	// it has to slide. Taking it blocks the opponent.
+	them := p.SideToMove() ^ 1
+	exits := 0
+	lastExit := bb.NoSquare
+	if p.InHand(them) == 0 && !p.CanFly(s.r, them) {
+		for sq := bb.Square(0); sq < 24; sq++ {
+			if p.Empty()&(1<<sq) == 0 {
+				continue
+			}
+			for b := p.Pieces(them); b != 0; {
+				if t.Adjacent[b.PopFirst()]&(1<<sq) != 0 {
+					exits++
+					lastExit = sq
+					break
+				}
+			}
+		}
+	}
 	for _, m := range ml.Slice() {
 		if !removing {
 			own := p.Pieces(p.SideToMove())
 			if m.Kind() == position.KindSlide {
 				own &^= 1 << m.From()
 			}
-			if t.MillsAt(m.To(), own) == 0 {
+			if t.MillsAt(m.To(), own) == 0 && (exits != 1 || m.To() != lastExit) {
 				continue
 			}
 		}
@@ -236,6 +277,13 @@ func TestDriversAgreeWithMinimax(t *testing.T) {
 		{"nine-mens-morris", "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 0 10", 4},
 		{"nine-mens-morris", "*@***@**/***@****/O*****OO b m s 3 0 3 0 0 0 0 0 0 0 0 0 40", 3},
 		{"nine-mens-morris", "@*O@@OO*/O@@OO@*O/O***O@@@ b m r 9 0 9 0 0 1 0 0 0 0 0 4 11", 4},
+		// The side not to move is cramped (two or three slides) and can be
+		// blocked: the extension and the quiescence moves onto a last exit
+		// decide the value.
+		{"nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 0 11", 3},
+		{"nine-mens-morris", "***OO**@/@*@*@*@O/OO@@O@OO b m s 8 0 8 0 0 0 0 0 0 0 0 19 20", 3},
+		{"nine-mens-morris", "@O@@OO*O/O@O**O@*/O@@**O@@ w m s 9 0 9 0 0 0 0 0 0 0 0 2 11", 3},
+		{"nine-mens-morris", "@@**O**@/*@@***@@/OOO@@OO* b m s 6 0 9 0 0 0 0 0 0 0 0 1 30", 2},
 	}
 	var games []*position.Game
 	var depths []int
@@ -251,7 +299,7 @@ func TestDriversAgreeWithMinimax(t *testing.T) {
 		opts := DefaultOptions()
 		ref := refSearch{r: &g.Rules, maxQ: opts.MaxQuiescenceDepth}
 		keys := append([]uint32(nil), g.RepetitionKeys()...)
-		want := ref.value(g.Pos, keys, 0, depths[i], 0, false)
+		want := ref.value(g.Pos, keys, 0, depths[i], 0, 0, false)
 		for _, algo := range []Algorithm{MTDF, AlphaBeta, PVS} {
 			e := New(4)
 			e.testExact = true
