@@ -1,0 +1,411 @@
+// Package book is millengine's opening book: for positions of the first
+// placing plies, the best actions found by deep searches, with their scores
+// and the depth searched, so that the engine's first moves are its
+// best-searched ones and differ from game to game (a random choice among the
+// actions within a small score margin of the best).
+//
+// Positions are stored once for all their images under the 16 symmetries of
+// the board (bitboard.Symmetry): an entry holds the canonical image and its
+// actions in the canonical orientation; a probe maps them back to the
+// position asked about.
+//
+// A book file is text, one position a line, so that it can be read, diffed
+// and resumed after an interruption:
+//
+//	# millengine opening book
+//	# rules: nine-mens-morris
+//	# diff: (none)
+//	<canonical FEN> TAB depth <D> TAB <action> <score> [<action> <score> …]
+//
+// "rules" names the rule preset the book was built for and "diff" lists the
+// parameters that differ from the defaults (rules.Rules.Diff), so that a
+// book answers only under the rules it was searched with. Scores are
+// centipawns from the side to move's view (100 = one piece), best first.
+package book
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// Action is a book action with its score from the side to move's view.
+type Action struct {
+	Move  position.Move
+	Score int
+}
+
+// Entry is what the book knows of one position: its actions, best first,
+// and the depth of the search that scored them.
+type Entry struct {
+	Depth   int
+	Actions []Action
+}
+
+// Book maps canonical positions to entries, for one rule set.
+type Book struct {
+	Rules   rules.Rules // the rules the book was searched under
+	Preset  string      // the preset key the header names ("custom" for none)
+	entries map[uint64]Entry
+	fens    map[uint64]string // the canonical FEN of each entry, to write the book back
+}
+
+// New returns an empty book for the rules r (preset names them in the header).
+func New(r rules.Rules, preset string) *Book {
+	return &Book{Rules: r, Preset: preset, entries: map[uint64]Entry{}, fens: map[uint64]string{}}
+}
+
+// Len returns the number of positions in the book.
+func (b *Book) Len() int { return len(b.entries) }
+
+// key is the exact identity of a position the book can hold: both sets of
+// pieces (bits 0–47), the side to move (48), the action (49–50), the phase
+// (51–52), the pieces in hand (53–56, 57–60) and whether a removal is
+// pending for each side (61, 62). Positions with state a key cannot express
+// (marked points, used mills, last-mill squares, stalemate removals, more
+// than one pending removal, more than 15 pieces in hand) are never in the
+// book; the first plies of the standard games have none of it.
+func key(p *position.Position) (uint64, bool) {
+	if p.Marked() != 0 || p.FormedMills(position.White)|p.FormedMills(position.Black) != 0 ||
+		p.StalemateRemoving() || p.BothStalemateRemoving() || p.IsOver() {
+		return 0, false
+	}
+	k := uint64(p.Pieces(position.White)) | uint64(p.Pieces(position.Black))<<24
+	k |= uint64(p.SideToMove())<<48 | uint64(p.Action())<<49 | uint64(p.Phase())<<51
+	for c := position.White; c <= position.Black; c++ {
+		if from, _ := p.LastMill(c); from != bb.NoSquare {
+			return 0, false
+		}
+		pr, hand := p.PendingRemovals(c), p.InHand(c)
+		if pr < 0 || pr > 1 || hand > 15 {
+			return 0, false
+		}
+		k |= uint64(hand)<<(53+4*c) | uint64(pr)<<(61+c)
+	}
+	return k, true
+}
+
+// ply returns the number of actions that lead from the start to the
+// position of key k under rules with n pieces per side: every piece placed
+// and every piece removed took one.
+func ply(k uint64, n int) int {
+	placed := 2*n - int(k>>53&15) - int(k>>57&15)
+	onBoard := bits.OnesCount64(k & (1<<48 - 1))
+	return placed + placed - onBoard
+}
+
+// Canonical returns the symmetry that takes p to the canonical image the
+// book stores, and that image.
+func Canonical(p *position.Position) (bb.Symmetry, position.Position) {
+	y := bb.Canonical(p.Pieces(position.White), p.Pieces(position.Black))
+	return y, p.Transform(y)
+}
+
+// Matches reports whether the book answers under the rules r: every rule
+// parameter must be the one the book was searched with.
+func (b *Book) Matches(r *rules.Rules) bool {
+	return slices.Equal(r.Diff(&b.Rules), nil)
+}
+
+// Probe returns the book's entry for p under the rules r, its actions
+// mapped to p's orientation, or false when the book does not hold p (or was
+// built for other rules).
+func (b *Book) Probe(r *rules.Rules, p *position.Position) (Entry, bool) {
+	if b == nil || !b.Matches(r) {
+		return Entry{}, false
+	}
+	y, c := Canonical(p)
+	k, ok := key(&c)
+	if !ok {
+		return Entry{}, false
+	}
+	e, ok := b.entries[k]
+	if !ok {
+		return Entry{}, false
+	}
+	inv := y.Inverse()
+	out := Entry{Depth: e.Depth, Actions: make([]Action, len(e.Actions))}
+	for i, a := range e.Actions {
+		out.Actions[i] = Action{Move: a.Move.Transform(inv), Score: a.Score}
+	}
+	return out, true
+}
+
+// Pick chooses the action to play from an entry: uniformly among the
+// actions scored within variety centipawns of the best (variety 0: the best
+// only), skipping those not in allowed when allowed is not empty. It returns
+// false when no action qualifies.
+func Pick(e Entry, variety int, allowed []position.Move, rng *rand.Rand) (Action, bool) {
+	var cands []Action
+	best := 0
+	for _, a := range e.Actions {
+		if len(allowed) > 0 && !slices.Contains(allowed, a.Move) {
+			continue
+		}
+		if len(cands) == 0 {
+			best = a.Score
+		}
+		if a.Score >= best-variety {
+			cands = append(cands, a)
+		}
+	}
+	if len(cands) == 0 {
+		return Action{}, false
+	}
+	return cands[rng.IntN(len(cands))], true
+}
+
+// Put stores the entry of p (actions in p's orientation, best first); it
+// replaces an earlier entry of the same position.
+func (b *Book) Put(p *position.Position, e Entry) error {
+	y, c := Canonical(p)
+	k, ok := key(&c)
+	if !ok {
+		return fmt.Errorf("book: %s cannot be stored (marked points, used mills or similar state)", p.FEN())
+	}
+	ce := Entry{Depth: e.Depth, Actions: make([]Action, len(e.Actions))}
+	for i, a := range e.Actions {
+		ce.Actions[i] = Action{Move: a.Move.Transform(y), Score: a.Score}
+	}
+	b.entries[k] = ce
+	b.fens[k] = c.FEN()
+	return nil
+}
+
+// Has reports whether the book holds p.
+func (b *Book) Has(p *position.Position) bool {
+	_, c := Canonical(p)
+	k, ok := key(&c)
+	if !ok {
+		return false
+	}
+	_, ok = b.entries[k]
+	return ok
+}
+
+// header is the first line of every book file.
+const header = "# millengine opening book"
+
+// WriteHeader writes the header lines of a book for b's rules.
+func (b *Book) WriteHeader(w io.Writer) error {
+	def := rules.Default()
+	diff := strings.Join(b.Rules.Diff(&def), " ")
+	if diff == "" {
+		diff = "(none)"
+	}
+	_, err := fmt.Fprintf(w, "%s\n# rules: %s\n# diff: %s\n", header, b.Preset, diff)
+	return err
+}
+
+// Line formats the book line of an entry for the canonical FEN fen.
+func Line(fen string, e Entry) string {
+	var sb strings.Builder
+	sb.WriteString(fen)
+	fmt.Fprintf(&sb, "\tdepth %d\t", e.Depth)
+	for i, a := range e.Actions {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		fmt.Fprintf(&sb, "%s %d", a.Move, a.Score)
+	}
+	return sb.String()
+}
+
+// Each calls f for every position of the book in file order: by the
+// number of actions played to reach it (its ply), then by canonical FEN.
+func (b *Book) Each(f func(fen string, ply int, e Entry)) {
+	keys := make([]uint64, 0, len(b.entries))
+	for k := range b.entries {
+		keys = append(keys, k)
+	}
+	n := b.Rules.PiecesCount
+	slices.SortFunc(keys, func(x, y uint64) int {
+		if px, py := ply(x, n), ply(y, n); px != py {
+			return px - py
+		}
+		return strings.Compare(b.fens[x], b.fens[y])
+	})
+	for _, k := range keys {
+		f(b.fens[k], ply(k, n), b.entries[k])
+	}
+}
+
+// WriteTo writes the whole book: the header, then one line per position in
+// the order of Each, so the same book always gives the same file.
+func (b *Book) WriteTo(w io.Writer) (int64, error) {
+	cw := &countingWriter{w: w}
+	bw := bufio.NewWriter(cw)
+	if err := b.WriteHeader(bw); err != nil {
+		return cw.n, err
+	}
+	b.Each(func(fen string, _ int, e Entry) {
+		fmt.Fprintln(bw, Line(fen, e))
+	})
+	err := bw.Flush()
+	return cw.n, err
+}
+
+// countingWriter counts the bytes written through it (for io.WriterTo).
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Read parses a book file. Every line must be well formed and every action
+// legal in its position: a damaged book is refused with the line number,
+// not half used. A last line without its newline (a build interrupted while
+// writing) is dropped when lenient is true and refused otherwise.
+func Read(rd io.Reader, lenient bool) (*Book, error) {
+	br := bufio.NewReader(rd)
+	var b *Book
+	var preset string
+	var diffSeen bool
+	var r rules.Rules
+	for n := 1; ; n++ {
+		line, err := br.ReadString('\n')
+		if err == io.EOF && line == "" {
+			break
+		}
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("book: %w", err)
+		}
+		if err == io.EOF { // a last line without a newline
+			if lenient {
+				break
+			}
+			return nil, fmt.Errorf("book: line %d: incomplete (no newline at the end of the file)", n)
+		}
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		switch {
+		case n == 1:
+			if line != header {
+				return nil, fmt.Errorf("book: line 1: %q is not a millengine opening book header", trim(line))
+			}
+			continue
+		case strings.HasPrefix(line, "# rules: "):
+			preset = strings.TrimPrefix(line, "# rules: ")
+			continue
+		case strings.HasPrefix(line, "# diff: "):
+			var err error
+			if r, err = parseDiff(strings.TrimPrefix(line, "# diff: ")); err != nil {
+				return nil, fmt.Errorf("book: line %d: %w", n, err)
+			}
+			diffSeen = true
+			b = New(r, preset)
+			continue
+		case strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "":
+			continue
+		}
+		if !diffSeen {
+			return nil, fmt.Errorf("book: line %d: a position before the rules and diff header lines", n)
+		}
+		if err := b.parseLine(line); err != nil {
+			return nil, fmt.Errorf("book: line %d: %w", n, err)
+		}
+	}
+	if b == nil {
+		return nil, errors.New("book: no rules header (# rules: …, # diff: …)")
+	}
+	return b, nil
+}
+
+// parseDiff rebuilds the rules of a book from its diff line.
+func parseDiff(diff string) (rules.Rules, error) {
+	r := rules.Default()
+	if diff == "(none)" {
+		return r, nil
+	}
+	for _, item := range strings.Fields(diff) {
+		name, val, ok := strings.Cut(item, "=")
+		prm, found := rules.Lookup(name)
+		if !ok || !found {
+			return r, fmt.Errorf("diff %q: want Name=value with a rule parameter name", trim(item))
+		}
+		if err := prm.Set(&r, val); err != nil {
+			return r, fmt.Errorf("diff %q: %w", trim(item), err)
+		}
+	}
+	if err := r.Validate(); err != nil {
+		return r, fmt.Errorf("diff: %w", err)
+	}
+	return r, nil
+}
+
+// parseLine reads one position line into the book.
+func (b *Book) parseLine(line string) error {
+	f := strings.Split(line, "\t")
+	if len(f) != 3 {
+		return fmt.Errorf("want FEN, depth and actions separated by tabs, got %d fields", len(f))
+	}
+	p, err := position.ParseFEN(&b.Rules, f[0])
+	if err != nil {
+		return err
+	}
+	d, ok := strings.CutPrefix(f[1], "depth ")
+	depth, err := strconv.Atoi(d)
+	if !ok || err != nil || depth < 1 || depth > 255 {
+		return fmt.Errorf("%q: want depth 1..255", trim(f[1]))
+	}
+	toks := strings.Fields(f[2])
+	if len(toks) == 0 || len(toks)%2 != 0 {
+		return fmt.Errorf("%q: want one or more pairs of action and score", trim(f[2]))
+	}
+	e := Entry{Depth: depth}
+	for i := 0; i < len(toks); i += 2 {
+		m, err := movegen.ParseLegal(&b.Rules, &p, toks[i])
+		if err != nil {
+			return err
+		}
+		sc, err := strconv.Atoi(toks[i+1])
+		if err != nil || sc < -32000 || sc > 32000 {
+			return fmt.Errorf("score %q of %s: want an integer -32000..32000", trim(toks[i+1]), toks[i])
+		}
+		if slices.ContainsFunc(e.Actions, func(a Action) bool { return a.Move == m }) {
+			return fmt.Errorf("%s is listed twice", toks[i])
+		}
+		if len(e.Actions) > 0 && sc > e.Actions[len(e.Actions)-1].Score {
+			return fmt.Errorf("%s %d: actions must be sorted best first", toks[i], sc)
+		}
+		e.Actions = append(e.Actions, Action{Move: m, Score: sc})
+	}
+	if b.Has(&p) {
+		return fmt.Errorf("%s: the position (or a symmetric image) is listed twice", f[0])
+	}
+	return b.Put(&p, e)
+}
+
+// trim shortens a quoted piece of bad input for an error message.
+func trim(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}
+
+// Open reads the book file at path (strictly: a damaged file is refused).
+func Open(path string) (*Book, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("book: %w", err)
+	}
+	defer f.Close()
+	return Read(f, false)
+}
