@@ -234,6 +234,9 @@ func (s *session) cmdDisplay() {
 		s.printf("result: ongoing")
 	}
 	s.printf("%s", strings.TrimRight("legal: "+strings.Join(sortedTokens(legalMoves(g)), " "), " "))
+	if e, ok := s.bookEntry(g); ok {
+		s.printf("book: %s", bookLine(e))
+	}
 }
 
 // cmdEval prints the evaluation terms (each side from its own view) and the

@@ -141,6 +141,9 @@ func (s *session) cmdGo(args []string) error {
 		return nil
 	}
 	s.tablesAtGo(g)
+	if s.bookAtGo(g, req) {
+		return nil
+	}
 	s.startSearch(req, legal)
 	return nil
 }

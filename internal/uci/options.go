@@ -161,6 +161,9 @@ func (s *session) engineOptions() []*option {
 		}),
 		{name: "EGTBPath", kind: kindString, def: s.cfg.EGTBPath,
 			set: func(s *session, value string) error { return s.setTablesDir(value) }},
+		{name: "Book", kind: kindString, def: s.cfg.Book,
+			set: func(s *session, value string) error { s.bookNote = ""; return s.openBook(value) }},
+		spin("BookVariety", defaultBookVariety, 0, maxBookVariety, func(s *session, v int) { s.bookVariety = v }),
 		{name: "Variant", kind: kindCombo, def: s.cfg.Variant, vars: rules.PresetKeys(),
 			set: func(s *session, value string) error {
 				p, ok := rules.PresetByName(strings.TrimSpace(value))

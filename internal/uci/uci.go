@@ -18,11 +18,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/millengine/millengine/internal/book"
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
@@ -74,6 +76,10 @@ type Config struct {
 	// the endgame tables; "" means no tables (the command line passes the
 	// user's cache directory by default).
 	EGTBPath string
+	// Book is the start-up value of the Book option: a book file,
+	// book.Builtin for the shipped book, or "" for none (the command line
+	// passes book.Builtin by default).
+	Book string
 	// MaxHashMB and MaxThreads are the ceilings of the Hash and Threads
 	// options; 0 means DefaultMaxHashMB and DefaultMaxThreads.
 	MaxHashMB  int
@@ -227,6 +233,11 @@ type session struct {
 	tables      *egtb.Tables // opened for s.rules, or nil
 	tablesNote  string       // why the tables are not used, said once at the next go
 	tablesNoted bool
+	bookPath    string        // Book
+	book        *book.Book    // the opening book, or nil
+	bookVariety int           // BookVariety: centipawns below the best a book action may be
+	bookRng     *rand.Rand    // the book's choices
+	bookNote    string        // why the start-up book is not used, said once at the next go
 	closed      chan struct{} // closed when Run returns
 }
 
@@ -259,6 +270,11 @@ func newSession(cfg Config, w *writer) *session {
 	if err := s.openTables(); err != nil {
 		s.log.Error().Err(err).Msg("endgame tables not used")
 		s.tablesNote = fmt.Sprintf("error: EGTBPath: %v; the tables are not used", err)
+	}
+	s.bookVariety, s.bookRng = defaultBookVariety, newBookRng()
+	if err := s.openBook(cfg.Book); err != nil {
+		s.log.Error().Err(err).Msg("opening book not used")
+		s.bookNote = err.Error()
 	}
 	s.options = s.engineOptions()
 	return s
