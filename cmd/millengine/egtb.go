@@ -3,11 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sort"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -102,75 +100,6 @@ func variantParams(name string) (egtb.Params, error) {
 	return p, nil
 }
 
-// progressBar draws the solver's progress on one line of stderr: rewritten
-// in place on a terminal, else a line every few seconds.
-type progressBar struct {
-	w        io.Writer
-	term     bool
-	mu       sync.Mutex
-	phase    string
-	start    time.Time // of the phase
-	last     time.Time // last drawn
-	width    int
-	interval time.Duration
-}
-
-func newProgressBar(w io.Writer) *progressBar {
-	b := &progressBar{w: w, term: isTerminal(w), interval: 5 * time.Second}
-	if b.term {
-		b.interval = 100 * time.Millisecond
-	}
-	return b
-}
-
-// update is an egtb.Progress.
-func (b *progressBar) update(phase string, done, total uint64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	now := time.Now()
-	if phase != b.phase {
-		b.phase, b.start = phase, now
-	}
-	if now.Sub(b.last) < b.interval {
-		return
-	}
-	b.last = now
-	s := "egtb " + phase
-	if total > 0 {
-		el := now.Sub(b.start).Seconds()
-		s += fmt.Sprintf(" %5.1f%%", 100*float64(done)/float64(total))
-		if el > 0.05 && done > 0 {
-			rate := float64(done) / el
-			eta := time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second)
-			s += fmt.Sprintf("  %.2f M/s  ETA %s", rate/1e6, eta)
-		}
-	}
-	b.draw(s)
-}
-
-func (b *progressBar) draw(s string) {
-	if !b.term {
-		fmt.Fprintln(b.w, s)
-		return
-	}
-	pad := ""
-	if n := b.width - len(s); n > 0 {
-		pad = strings.Repeat(" ", n)
-	}
-	b.width = len(s)
-	fmt.Fprintf(b.w, "\r%s%s", s, pad)
-}
-
-// clear removes the line from a terminal.
-func (b *progressBar) clear() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.term && b.width > 0 {
-		fmt.Fprintf(b.w, "\r%s\r", strings.Repeat(" ", b.width))
-		b.width = 0
-	}
-}
-
 func egtbBuild(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	var dir, variant string
@@ -195,7 +124,7 @@ func egtbBuild(e *env, args []string) int {
 		return e.usageError("egtb build", err.Error())
 	}
 	ctx := e.ctx
-	bar := newProgressBar(stderr)
+	bar := newProgressBar(stderr, "egtb ", "M/s", 1e6)
 	start := time.Now()
 	var size int64
 	var n, maxCnt int
@@ -300,7 +229,7 @@ func egtbVerify(e *env, args []string) int {
 		return e.usageError("egtb verify", err.Error())
 	}
 	ctx := e.ctx
-	bar := newProgressBar(stderr)
+	bar := newProgressBar(stderr, "egtb ", "M/s", 1e6)
 	code, sectors := 0, 0
 	for _, p := range sets {
 		tb, err := egtb.OpenParams(dir, p)

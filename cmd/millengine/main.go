@@ -22,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/spf13/pflag"
 
+	"github.com/millengine/millengine/internal/book"
 	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/rules"
@@ -75,6 +76,7 @@ type globals struct {
 	threads  int
 	variant  string
 	egtbPath string
+	book     string
 	version  bool
 }
 
@@ -101,6 +103,7 @@ var commands = []command{
 	{"perft", "count the leaves of the action tree", runPerft},
 	{"bench", "search a fixed set of positions; the node count is the build signature", runBench},
 	{"egtb", "endgame tables: build, verify, stats, probe (millengine egtb --help)", runEGTB},
+	{"book", "the opening book: build, stats (millengine book --help)", runBook},
 	{"serve", "a board for people in the browser, playing over UCI (millengine serve --help)", runServe},
 	{"version", "print the version", runVersion},
 	{"help", "print this help, or a command's help: help <command>", nil},
@@ -140,6 +143,7 @@ func globalFlags(g *globals) *pflag.FlagSet {
 	fs.IntVar(&g.threads, "threads", 1, "start-up value of the Threads option")
 	fs.StringVar(&g.variant, "variant", rules.Presets[0].Key, "start-up rule preset: "+strings.Join(rules.PresetKeys(), ", "))
 	fs.StringVar(&g.egtbPath, "egtb-path", egtb.DefaultDir(), "start-up value of the EGTBPath option, the endgame tables' directory (\"\": none)")
+	fs.StringVar(&g.book, "book", book.Builtin, "start-up value of the Book option: a book file, "+book.Builtin+" for the shipped one (\"\": none)")
 	fs.BoolVar(&g.version, "version", false, "print the version and exit")
 	fs.SortFlags = false
 	return fs
@@ -331,6 +335,7 @@ func runUCI(e *env, args []string) int {
 		Threads:  g.threads,
 		Variant:  g.variant,
 		EGTBPath: g.egtbPath,
+		Book:     g.book,
 		Log:      e.log,
 	})
 	switch {

@@ -101,5 +101,5 @@ func engineCommand(g *globals, engine string) ([]string, error) {
 		return nil, fmt.Errorf("cannot find this program to run as the engine (%w); give --engine", err)
 	}
 	return []string{exe, "--hash", strconv.Itoa(g.hashMB), "--threads", strconv.Itoa(g.threads),
-		"--variant", g.variant, "--egtb-path", g.egtbPath, "--log-level", g.logLevel, "uci"}, nil
+		"--variant", g.variant, "--egtb-path", g.egtbPath, "--book", g.book, "--log-level", g.logLevel, "uci"}, nil
 }

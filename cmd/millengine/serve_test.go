@@ -84,7 +84,7 @@ func TestServeEndToEnd(t *testing.T) {
 		}
 	}
 	if len(head) != 3 || !regexp.MustCompile(`^millengine serve: listening on 127\.0\.0\.1:\d+ \(this machine only\)$`).MatchString(head[0]) ||
-		!regexp.MustCompile(`^millengine serve: engine: /\S+/millengine --hash 16 --threads 1 --variant nine-mens-morris --egtb-path \S* --log-level warn uci$`).MatchString(head[1]) ||
+		!regexp.MustCompile(`^millengine serve: engine: /\S+/millengine --hash 16 --threads 1 --variant nine-mens-morris --egtb-path \S* --book \S+ --log-level warn uci$`).MatchString(head[1]) ||
 		!regexp.MustCompile(`^http://127\.0\.0\.1:\d+/$`).MatchString(url) {
 		t.Fatalf("start-up lines %q", head)
 	}

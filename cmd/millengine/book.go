@@ -1,0 +1,189 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/millengine/millengine/internal/book"
+	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/uci"
+)
+
+const bookUsage = `Usage: millengine book <command> [flags]
+
+The opening book, searched by the engine itself: for each position of the
+first placing plies, the best actions with their scores and the depth searched.
+
+Commands:
+  build    search the book's positions:  book build [--plies N] [--depth D|--movetime MS] [--out FILE]
+  stats    positions, plies and depths of a book:  book stats [FILE]
+
+Run "millengine book <command> --help" for a command's flags.
+`
+
+// bookCommands are the subcommands of book.
+var bookCommands = map[string]func(e *env, args []string) int{"build": bookBuild, "stats": bookStats}
+
+// runBook implements 'millengine book …'.
+func runBook(e *env, args []string) int {
+	if len(args) > 0 && (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+		if len(args) > 1 && bookCommands[args[1]] != nil {
+			return bookCommands[args[1]](e, []string{"--help"})
+		}
+		fmt.Fprint(e.stdout, bookUsage)
+		return 0
+	}
+	if len(args) == 0 {
+		return e.usageError("book", "want a command: build or stats")
+	}
+	run := bookCommands[args[0]]
+	if run == nil {
+		return e.usageError("book", fmt.Sprintf("unknown command %q (want build or stats)", args[0]))
+	}
+	return run(e, args[1:])
+}
+
+func bookBuild(e *env, args []string) int {
+	fs := e.subFlags("book build", "book build [--plies N] [--depth D|--movetime MS] [--out FILE] [flags]",
+		"Searches every position where the engine is to move in the first N actions, for either\n"+
+			"colour, when it plays its book actions (those within --variety of the best) and the\n"+
+			"opponent plays anything; symmetric positions are searched once. Each position is\n"+
+			"appended to FILE when done: an interrupted build (Ctrl-C) resumes with the same command.\n"+
+			"Progress on stderr, a summary on stdout.")
+	fs.SortFlags = false
+	plies := fs.Int("plies", book.DefaultPlies, "positions after fewer actions than this are searched")
+	depth := fs.Int("depth", book.DefaultDepth, "search depth per position")
+	movetime := fs.Int("movetime", 0, "search time per position in ms, instead of --depth")
+	out := fs.StringP("out", "o", "nine-mens-morris.book", "the book file (resumed if it exists)")
+	actions := fs.Int("actions", book.DefaultActions, "actions kept per position (the search's MultiPV)")
+	variety := fs.Int("variety", book.DefaultVariety, "the engine's actions followed: within this many centipawns of the best")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "positions searched at once (one thread each)")
+	hash := fs.Int("hash", 64, "transposition table per worker (MB)")
+	var variant string
+	fs.StringVarP(&variant, "variant", "v", e.g.variant, "rule preset: "+strings.Join(rules.PresetKeys(), ", "))
+	if code, ok := e.parse(fs, args, false); !ok {
+		return code
+	}
+	if fs.Changed("movetime") && fs.Changed("depth") {
+		return e.usageError("book build", "--depth and --movetime are exclusive")
+	}
+	if fs.Changed("movetime") {
+		*depth = 0
+	}
+	for _, err := range []error{
+		checkRange("--plies", *plies, 1, 40),
+		checkRange("--depth", *depth, 0, 64),
+		checkRange("--movetime", *movetime, 0, 3_600_000),
+		checkRange("--actions", *actions, 1, 24),
+		checkRange("--variety", *variety, 0, 1000),
+		checkRange("--workers", *workers, 1, uci.DefaultMaxThreads),
+		checkRange("--hash", *hash, 1, uci.DefaultMaxHashMB),
+	} {
+		if err != nil {
+			return e.usageError("book build", err.Error())
+		}
+	}
+	if fs.Changed("movetime") && *movetime < 1 {
+		return e.usageError("book build", "--movetime must be at least 1")
+	}
+	r, err := variantRules(variant)
+	if err != nil {
+		return e.usageError("book build", err.Error())
+	}
+	preset, _ := rules.PresetByName(variant)
+	bar := newProgressBar(e.stderr, "book ", "positions/s", 1)
+	cfg := book.BuildConfig{Rules: r, Preset: preset.Key, Plies: *plies, Depth: *depth,
+		MoveTime: time.Duration(*movetime) * time.Millisecond, Actions: *actions, Variety: *variety,
+		Workers: *workers, HashMB: *hash, Out: *out, Progress: bar.update}
+	st, err := book.Build(e.ctx, cfg)
+	bar.clear()
+	if st.Resumed > 0 {
+		fmt.Fprintf(e.stdout, "resumed %d positions from %s\n", st.Resumed, *out)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "book build: %v\n", err)
+		if e.ctx.Err() != nil {
+			return 130
+		}
+		return 1
+	}
+	search := fmt.Sprintf("depth %d", *depth)
+	if *depth == 0 {
+		search = fmt.Sprintf("movetime %d ms", *movetime)
+	}
+	fmt.Fprintf(e.stdout, "%s: %d positions (%d searched now) for the first %d plies, %s, %d actions each, variety %d cp, in %s\n",
+		*out, st.Positions, st.Searched, *plies, search, *actions, *variety, seconds(st.Elapsed))
+	fmt.Fprintf(e.stdout, "engine's turns by ply: %s\n", joinInts(st.PerPly))
+	return 0
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, " ")
+}
+
+func bookStats(e *env, args []string) int {
+	fs := e.subFlags("book stats", "book stats [FILE]",
+		"Prints the positions of a book (the shipped one without FILE) by ply, with the depths searched\n"+
+			"and the number of actions kept.")
+	if code, ok := e.parse(fs, args, true); !ok {
+		return code
+	}
+	if fs.NArg() > 1 {
+		return e.usageError("book stats", fmt.Sprintf("unexpected argument %q", fs.Arg(1)))
+	}
+	var (
+		b   *book.Book
+		err error
+	)
+	name := "the shipped book"
+	if fs.NArg() == 1 {
+		name = fs.Arg(0)
+		b, err = book.Open(name)
+	} else {
+		b, err = book.Default()
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "book stats: %v\n", err)
+		return 1
+	}
+	writeBookStats(e.stdout, name, b)
+	return 0
+}
+
+// writeBookStats prints a book's coverage: positions by ply with their
+// depths and actions.
+func writeBookStats(w io.Writer, name string, b *book.Book) {
+	type row struct {
+		n, minD, maxD, sumD, actions int
+	}
+	rows := map[int]*row{}
+	b.Each(func(_ string, ply int, e book.Entry) {
+		r := rows[ply]
+		if r == nil {
+			r = &row{minD: 1 << 30}
+			rows[ply] = r
+		}
+		r.n++
+		r.minD, r.maxD, r.sumD = min(r.minD, e.Depth), max(r.maxD, e.Depth), r.sumD+e.Depth
+		r.actions += len(e.Actions)
+	})
+	plies := make([]int, 0, len(rows))
+	for p := range rows {
+		plies = append(plies, p)
+	}
+	slices.Sort(plies)
+	fmt.Fprintf(w, "%s: %s, %d positions\n", name, b.Preset, b.Len())
+	fmt.Fprintf(w, "%5s %9s %7s %7s %7s %8s\n", "ply", "positions", "depth", "min", "max", "actions")
+	for _, p := range plies {
+		r := rows[p]
+		fmt.Fprintf(w, "%5d %9d %7.1f %7d %7d %8.1f\n", p, r.n, float64(r.sumD)/float64(r.n), r.minD, r.maxD, float64(r.actions)/float64(r.n))
+	}
+}
