@@ -934,6 +934,18 @@ func TestBrowser(t *testing.T) {
 		if !eval[bool](b, `document.getElementById('egtb').hidden`) {
 			t.Fatal("a bad table line left the table shown")
 		}
+		// The opening book's actions, when the engine gives them, likewise.
+		b.js(`millApp.engineLine('info string book depth 14 moves d6 12 f4 9 b4 -3')`)
+		rows = eval[[][]string](b, `[...document.querySelectorAll('#book-moves tr')].map(tr => [...tr.cells].map(c => c.textContent))`)
+		if !slices.EqualFunc(rows, [][]string{{"d6", "+0.12"}, {"f4", "+0.09"}, {"b4", "-0.03"}}, slices.Equal) ||
+			b.text("book-depth") != "(depth 14)" || eval[bool](b, `document.getElementById('book').hidden`) {
+			t.Fatalf("book rows %q, depth %q", rows, b.text("book-depth"))
+		}
+		b.js(`millApp.engineLine('info string book depth 14 moves d6')`)
+		b.waitNotice("Could not read the engine's book line (bad score after d6)")
+		if !eval[bool](b, `document.getElementById('book').hidden`) {
+			t.Fatal("a bad book line left the book shown")
+		}
 		// Mate scores read as a win or a loss in so many turns of the side to
 		// move (White here); the bar shows them from White's side.
 		for _, tc := range []struct{ score, text, bar string }{{"mate 3", "win in 3", "mate 3"}, {"mate -2", "loss in 2", "mate -2"}, {"cp -137", "-1.37", "-137"}} {

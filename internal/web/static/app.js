@@ -55,7 +55,7 @@ const S = {
   selected: null,
   drag: null,
   thinking: false,
-  analysis: { on: false, base: '', lines: [], info: null, egtb: null },
+  analysis: { on: false, base: '', lines: [], info: null, egtb: null, book: null },
   preview: null,           // {d, tokens} while a line is previewed
   clock: null,             // {white, black, inc, running, since} in ms
   flagged: null,           // the side that lost on time
@@ -270,6 +270,30 @@ function parseEgtb(s) {
   return { root, moves };
 }
 
+// parseBook reads the engine's "info string book depth D moves TOKEN SCORE …"
+// line: what its opening book holds for the position, scores in centipawns
+// from the side to move's view.
+function parseBook(s) {
+  const f = s.trim().split(/\s+/);
+  const depth = Number(f[1]);
+  if (f[0] !== 'depth' || !Number.isInteger(depth)) throw new Error('"depth" missing');
+  if (f[2] !== 'moves') throw new Error('"moves" missing');
+  const moves = [];
+  for (let i = 3; i < f.length; i += 2) {
+    const score = Number(f[i + 1]);
+    if (!Number.isInteger(score)) throw new Error(`bad score after ${f[i]}`);
+    moves.push({ tok: f[i], score });
+  }
+  return { depth, moves };
+}
+
+function bookScoreText(cp) {
+  if (cp >= 29000) return 'win';
+  if (cp <= -29000) return 'loss';
+  const v = cp / 100;
+  return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
 function valueText(v) {
   return v.k === 'draw' ? 'draw' : `${v.k} in ${v.n}`;
 }
@@ -288,6 +312,14 @@ function onInfo(line) {
       } catch (e) {
         notice(`Could not read the engine's table line (${e.message}): ${text}`, 'error');
         S.analysis.egtb = null;
+      }
+      renderAnalysis();
+    } else if (text.startsWith('book depth ')) {
+      try {
+        S.analysis.book = parseBook(text.slice(5));
+      } catch (e) {
+        notice(`Could not read the engine's book line (${e.message}): ${text}`, 'error');
+        S.analysis.book = null;
       }
       renderAnalysis();
     }
@@ -578,6 +610,7 @@ async function newGame() {
   S.analysis.lines = [];
   S.analysis.info = null;
   S.analysis.egtb = null;
+  S.analysis.book = null;
   initClock();
   if (S.engineReady) send('ucinewgame');
   await update();
@@ -658,6 +691,7 @@ function startAnalysis(gen) {
   S.analysis.lines = [];
   S.analysis.info = null;
   S.analysis.egtb = null;
+  S.analysis.book = null;
   renderAnalysis();
   send(base);
   go('go infinite', 'analysis', gen);
@@ -1222,6 +1256,23 @@ function renderAnalysis() {
       const a2 = document.createElement('td');
       a2.textContent = valueText(m.v);
       a2.className = m.v.k;
+      tr.append(a1, a2);
+      tb.append(tr);
+    }
+  }
+  const bk = a.book;
+  $('book').hidden = !bk;
+  if (bk) {
+    $('book-depth').textContent = `(depth ${bk.depth})`;
+    const tb = $('book-moves');
+    tb.textContent = '';
+    for (const m of bk.moves) {
+      const tr = document.createElement('tr');
+      tr.dataset.move = m.tok;
+      const a1 = document.createElement('td');
+      a1.textContent = m.tok;
+      const a2 = document.createElement('td');
+      a2.textContent = bookScoreText(m.score);
       tr.append(a1, a2);
       tb.append(tr);
     }
