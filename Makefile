@@ -12,7 +12,7 @@ PREV      ?= $(BIN)/millengine-prev
 EGTB_DIR  ?=
 EGTB_VARIANT ?= nine-mens-morris
 
-.PHONY: all build run test perft randomplay sweep bench gobench fuzz lint match clean egtb egtb-play
+.PHONY: all build run test perft randomplay sweep bench gobench fuzz lint match clean egtb egtb-play book
 
 all: build
 
@@ -62,6 +62,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseLegal -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/movegen/
 	$(GO) test -run '^$$' -fuzz FuzzDispatch -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/uci/
 	$(GO) test -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/book/
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && false)
@@ -91,6 +92,18 @@ egtb: build
 egtb-play:
 	EGTB_PLAY=200 EGTB_PLAY_MS=100 EGTB_DIR=$(or $(EGTB_DIR),default) \
 		$(GO) test -count=1 -timeout 60m -v -run '^TestTablePlay$$' ./internal/search/ | grep -vE '^=== (RUN|PAUSE|CONT)'
+
+# The opening book shipped in the binary, searched deepest where it is used
+# most: the first 4 plies at depth 14, plies 4-5 at depth 12, then plies 6-7
+# at depth 10. Each step resumes the file, so an interrupted build (Ctrl-C)
+# goes on where it stopped with the same command, and a book of fewer plies
+# is a good book as far as it goes. Copy the result over
+# internal/book/data/nine-mens-morris.book to ship it.
+BOOK_OUT ?= $(BIN)/nine-mens-morris.book
+book: build
+	nice -n 10 $(BIN)/millengine book build --plies 4 --depth 14 --out $(BOOK_OUT)
+	nice -n 10 $(BIN)/millengine book build --plies 6 --depth 12 --out $(BOOK_OUT)
+	nice -n 10 $(BIN)/millengine book build --plies 8 --depth 10 --out $(BOOK_OUT)
 
 # The browser board (millengine serve) and its tests' browser. make test runs
 # the browser tests with MILLWEB_REQUIRE_BROWSER=1: without a browser they
