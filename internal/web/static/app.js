@@ -1246,40 +1246,34 @@ function renderAnalysis() {
   $('egtb').hidden = !eg;
   if (eg) {
     $('egtb-root').textContent = `(${valueText(eg.root)})`;
-    const tb = $('egtb-moves');
-    tb.textContent = '';
-    for (const m of eg.moves) {
-      const tr = document.createElement('tr');
-      tr.dataset.move = m.tok;
-      const a1 = document.createElement('td');
-      a1.textContent = m.tok;
-      const a2 = document.createElement('td');
-      a2.textContent = valueText(m.v);
-      a2.className = m.v.k;
-      tr.append(a1, a2);
-      tb.append(tr);
-    }
+    fillMoveTable($('egtb-moves'), eg.moves.map((m) => [m.tok, valueText(m.v), m.v.k]));
   }
   const bk = a.book;
   $('book').hidden = !bk;
   if (bk) {
     $('book-depth').textContent = `(depth ${bk.depth})`;
-    const tb = $('book-moves');
-    tb.textContent = '';
-    for (const m of bk.moves) {
-      const tr = document.createElement('tr');
-      tr.dataset.move = m.tok;
-      const a1 = document.createElement('td');
-      a1.textContent = m.tok;
-      const a2 = document.createElement('td');
-      a2.textContent = bookScoreText(m.score);
-      tr.append(a1, a2);
-      tb.append(tr);
-    }
+    fillMoveTable($('book-moves'), bk.moves.map((m) => [m.tok, bookScoreText(m.score), '']));
   }
   $('preview-bar').hidden = !S.preview;
   $('board').dataset.analysis = a.on ? '1' : '0';
   $('board').dataset.depth = info && info.depth ? String(info.depth) : '0';
+}
+
+// fillMoveTable replaces the rows of a table body with one row per action:
+// its token and a value, the value's cell with a class (win, loss) or none.
+function fillMoveTable(tb, rows) {
+  tb.textContent = '';
+  for (const [tok, text, cls] of rows) {
+    const tr = document.createElement('tr');
+    tr.dataset.move = tok;
+    const a1 = document.createElement('td');
+    a1.textContent = tok;
+    const a2 = document.createElement('td');
+    a2.textContent = text;
+    a2.className = cls;
+    tr.append(a1, a2);
+    tb.append(tr);
+  }
 }
 
 function renderAnalysisButton() {
