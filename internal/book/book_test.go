@@ -315,3 +315,51 @@ func TestDistinct(t *testing.T) {
 		t.Fatalf("a position without symmetry: %v, want nil", d)
 	}
 }
+
+// TestBuiltinBook: the shipped book is Nine Men's Morris's, holds every
+// position of the book tree of its first seven plies (a build over it with
+// seven plies has nothing left to search) at the depths make book gives
+// them, and its start entry is exact.
+func TestBuiltinBook(t *testing.T) {
+	b, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rules.Default()
+	if !b.Matches(&r) || b.Len() != 10755 {
+		t.Fatalf("builtin book: %d positions, matches the standard rules %v", b.Len(), b.Matches(&r))
+	}
+	start := position.New(&r)
+	e, ok := b.Probe(&r, &start)
+	if !ok || e.Depth != 14 || len(e.Actions) != 4 || e.Actions[0].Move.String() != "d6" || e.Actions[0].Score != 46 {
+		t.Fatalf("start entry %+v (found %v)", e, ok)
+	}
+	out := filepath.Join(t.TempDir(), "builtin.book")
+	if err := os.WriteFile(out, []byte(builtinText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := BuildConfig{Rules: r, Preset: "nine-mens-morris", Plies: 7, Depth: 1, Actions: DefaultActions,
+		Variety: DefaultVariety, Workers: 1, HashMB: 1, Out: out}
+	st, err := Build(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Searched != 0 || !slices.Equal(st.PerPly, []int{1, 4, 9, 148, 226, 4592, 5713}) {
+		t.Fatalf("a seven-ply build over the shipped book searched %d positions; tree by ply %v", st.Searched, st.PerPly)
+	}
+	depths := map[int]int{}
+	b.Each(func(_ string, _ int, e Entry) { depths[e.Depth]++ })
+	if depths[14] != 162 || depths[12] != 4818 || depths[10] != 5775 || len(depths) != 3 {
+		t.Fatalf("depths %v", depths)
+	}
+}
+
+// BenchmarkReadBuiltin is the cost of loading the shipped book, paid once
+// by a session that uses it.
+func BenchmarkReadBuiltin(b *testing.B) {
+	for b.Loop() {
+		if _, err := Read(strings.NewReader(builtinText), false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -44,7 +44,11 @@ func (s *session) openBook(value string) error {
 	case "":
 		return nil
 	case book.Builtin:
-		b, err = book.Default()
+		// Reading the shipped book takes tens of milliseconds: it is read
+		// off the loop, so uciok and readyok do not wait for it, and taken
+		// at the first look-up (bookEntry).
+		go book.Default() // its error, if any, is seen at the look-up
+		return nil
 	default:
 		b, err = book.Open(path)
 	}
@@ -58,6 +62,14 @@ func (s *session) openBook(value string) error {
 
 // bookEntry returns the book's entry for the current position, if any.
 func (s *session) bookEntry(g *position.Game) (book.Entry, bool) {
+	if s.book == nil && s.bookPath == book.Builtin {
+		b, err := book.Default()
+		if err != nil {
+			s.bookPath, s.bookNote = "", fmt.Sprintf("option Book: %v; no book is used", err)
+			return book.Entry{}, false
+		}
+		s.book = b
+	}
 	if s.book == nil {
 		return book.Entry{}, false
 	}
