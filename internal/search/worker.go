@@ -33,11 +33,16 @@ const (
 	maxLineExtensions = 6
 )
 
+// mustSlide reports whether the side to move of p has to slide: it is the
+// moving phase, no removal is pending and the side does not fly.
+func mustSlide(r *rules.Rules, p *position.Position) bool {
+	return p.Phase() == position.Moving && p.Action() == position.Select && !p.CanFly(r, p.SideToMove())
+}
+
 // crampedSlider reports whether the side to move of p must slide and has at
 // most crampedSlides legal slides (n is the number of its legal actions).
 func crampedSlider(r *rules.Rules, p *position.Position, n int) bool {
-	return n <= crampedSlides && p.Phase() == position.Moving && p.Action() == position.Select &&
-		!p.CanFly(r, p.SideToMove())
+	return n <= crampedSlides && mustSlide(r, p)
 }
 
 // rootMove is a legal root action with its last score and PV.
@@ -378,10 +383,10 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 			v = w.sub(ply, alpha, beta, newDepth)
 		} else {
 			red := w.reduction(ply, depth, moveCount, m, tactical, pvNode)
-			if red > 0 {
-				if c := &w.stack[ply+1].pos; crampedSlider(w.r, c, movegen.Count(w.r, c)) {
-					red = 0 // a cramped side is never searched less deep
-				}
+			// A cramped side is never searched less deep; its actions are
+			// counted only when it has to slide.
+			if c := &w.stack[ply+1].pos; red > 0 && mustSlide(w.r, c) && movegen.Count(w.r, c) <= crampedSlides {
+				red = 0
 			}
 			v = w.sub(ply, alpha, alpha+1, newDepth-red)
 			if v > alpha && red > 0 {
@@ -569,11 +574,7 @@ func qsearchMoves(r *rules.Rules, p *position.Position, ml *movegen.MoveList) {
 	own := p.Pieces(us)
 	lastExit := bb.NoSquare
 	if them := us ^ 1; p.InHand(them) == 0 && !p.CanFly(r, them) {
-		var nb bb.Bitboard
-		for b := p.Pieces(them); b != 0; {
-			nb |= t.Adjacent[b.PopFirst()]
-		}
-		if exits := nb & p.Empty(); exits.Count() == 1 {
+		if exits := t.Neighbours(p.Pieces(them)) & p.Empty(); exits.Count() == 1 {
 			lastExit = exits.First()
 		}
 	}
