@@ -344,6 +344,20 @@ func parseFlags(fs *pflag.FlagSet, args []string, stdout, stderr io.Writer, usag
 }
 
 // check validates the shared flags and resolves the variant.
+// parse reads a command's flags (parseFlags) and checks the shared ones; it
+// returns the exit code when the command must not run (0 for --help, 2 for
+// a bad command line).
+func (c *common) parse(fs *pflag.FlagSet, args []string, stdout, stderr io.Writer, cmd, usage string) (int, bool) {
+	if code, ok := parseFlags(fs, args, stdout, stderr, usage); !ok {
+		return code, false
+	}
+	if err := c.check(); err != nil {
+		fmt.Fprintf(stderr, "milltune %s: %v\n", cmd, err)
+		return 2, false
+	}
+	return 0, true
+}
+
 func (c *common) check() error {
 	pc, workers := &c.pc, c.workers
 	p, ok := rules.PresetByName(c.variant)
@@ -403,12 +417,8 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.IntVar(&games, "games", 200, "games (rounded up to whole pairs)")
 	fs.StringVar(&specA, "a", "", "configuration A (empty: the defaults)")
 	fs.StringVar(&specB, "b", "", "configuration B (empty: the defaults)")
-	if code, ok := parseFlags(fs, args, stdout, stderr, "Usage: milltune screen [--a CONFIG] [--b CONFIG] [--games N] [--nodes N|--depth D] [--variant V] [--seed S]"); !ok {
+	if code, ok := c.parse(fs, args, stdout, stderr, "screen", "Usage: milltune screen [--a CONFIG] [--b CONFIG] [--games N] [--nodes N|--depth D] [--variant V] [--seed S]"); !ok {
 		return code
-	}
-	if err := c.check(); err != nil {
-		fmt.Fprintf(stderr, "milltune screen: %v\n", err)
-		return 2
 	}
 	cfgA, errA := parseConfig(specA)
 	cfgB, errB := parseConfig(specB)
@@ -451,12 +461,8 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&iters, "pairs", 2000, "game pairs (SPSA iterations)")
 	fs.StringVar(&start, "start", "", "weights to start from, as a configuration (empty: the engine's)")
 	fs.Float64Var(&rate, "rate", 0.03, "step per game pair, as a fraction of a weight's perturbation")
-	if code, ok := parseFlags(fs, args, stdout, stderr, "Usage: milltune spsa [--pairs N] [--nodes N] [--start CONFIG] [--variant V] [--seed S]"); !ok {
+	if code, ok := c.parse(fs, args, stdout, stderr, "spsa", "Usage: milltune spsa [--pairs N] [--nodes N] [--start CONFIG] [--variant V] [--seed S]"); !ok {
 		return code
-	}
-	if err := c.check(); err != nil {
-		fmt.Fprintf(stderr, "milltune spsa: %v\n", err)
-		return 2
 	}
 	base, err := parseConfig(start)
 	if err != nil {
@@ -588,12 +594,8 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.IntVar(&count, "count", 200, "openings to write")
 	fs.IntVar(&maxPieces, "max-pieces", 12, "at most this many pieces on the board (both sides)")
 	fs.IntVar(&minPieces, "min-pieces", 8, "at least this many pieces on the board")
-	if code, ok := parseFlags(fs, args, stdout, stderr, "Usage: milltune openings [--count N] [--max-pieces N] [--min-pieces N] [--nodes N] [--seed S]"); !ok {
+	if code, ok := c.parse(fs, args, stdout, stderr, "openings", "Usage: milltune openings [--count N] [--max-pieces N] [--min-pieces N] [--nodes N] [--seed S]"); !ok {
 		return code
-	}
-	if err := c.check(); err != nil {
-		fmt.Fprintf(stderr, "milltune openings: %v\n", err)
-		return 2
 	}
 	if count < 1 || minPieces < 2*c.pc.rules.PiecesAtLeastCount || maxPieces < minPieces {
 		fmt.Fprintf(stderr, "milltune openings: want --count >= 1 and %d <= --min-pieces <= --max-pieces\n", 2*c.pc.rules.PiecesAtLeastCount)
