@@ -37,7 +37,7 @@ type Weights struct {
 	// (under the standard rules), and in the placing phase the opponent's
 	// remaining pieces can close the exits one by one.
 	Private  int // an empty point only this side's pieces are next to: an exit the opponent cannot slide into
-	LastExit int // a piece whose group (own pieces linked by lines) has a single empty neighbour left (negative)
+	LastExit int // a piece whose group (own pieces linked by adjacency) has a single empty neighbour left (negative)
 	Cramped  int // per step of the cramp scale: crampScale[exits] for a side with few empty points to slide to (negative)
 }
 
