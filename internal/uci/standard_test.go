@@ -239,7 +239,11 @@ func TestQuitDuringHashAllocation(t *testing.T) {
 }
 
 // However many threads are asked for, the loop keeps answering: isready and
-// stop stay prompt during an infinite search with Threads 64.
+// stop stay prompt during an infinite search with Threads 64. A starved loop
+// is slow every time (with 64 unclamped threads each answer took seconds), so
+// the median of five tries is checked: one slow answer on a loaded CI machine
+// (2.3 s once, with the other packages' tests and a browser running) is noise,
+// not starvation.
 func TestManyThreadsDoNotStarveTheLoop(t *testing.T) {
 	cfg := testConfig()
 	h := startHarness(t, cfg)
@@ -247,21 +251,24 @@ func TestManyThreadsDoNotStarveTheLoop(t *testing.T) {
 	if n := runtime.GOMAXPROCS(0); n < 64 {
 		expectLines(t, h, fmt.Sprintf("info string Threads 64 is more than the %d CPUs the engine may use; the search runs %d threads", n, n))
 	}
-	var worstReady, worstStop time.Duration
-	for range 5 {
+	const tries = 5
+	var ready, stop []time.Duration
+	for range tries {
 		h.send("go infinite")
 		time.Sleep(100 * time.Millisecond)
 		start := time.Now()
 		h.send("isready")
 		h.until("readyok")
-		worstReady = max(worstReady, time.Since(start))
+		ready = append(ready, time.Since(start))
 		start = time.Now()
 		h.send("stop")
 		h.until("bestmove")
-		worstStop = max(worstStop, time.Since(start))
+		stop = append(stop, time.Since(start))
 	}
-	t.Logf("Threads 64: isready at most %v, stop at most %v", worstReady, worstStop)
-	if worstReady > 250*time.Millisecond || worstStop > 250*time.Millisecond {
-		t.Fatalf("Threads 64: isready took up to %v, stop up to %v", worstReady, worstStop)
+	slices.Sort(ready)
+	slices.Sort(stop)
+	t.Logf("Threads 64: isready %v, stop %v", ready, stop)
+	if ready[tries/2] > 250*time.Millisecond || stop[tries/2] > 250*time.Millisecond {
+		t.Fatalf("Threads 64: median isready %v, median stop %v (of %v and %v)", ready[tries/2], stop[tries/2], ready, stop)
 	}
 }
