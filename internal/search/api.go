@@ -28,6 +28,7 @@ const MaxPly = 128
 const (
 	MaxSkillLevel      = 30 // full strength; lower levels play weaker
 	MaxQuiescenceDepth = 4  // plies of removals and mill closings past the horizon
+	MaxContempt        = 100
 )
 
 // Algorithm selects the search driver.
@@ -93,6 +94,17 @@ type Options struct {
 	Shuffling          bool          // random choice among equally scored root moves
 	Algorithm          Algorithm     // search driver
 	MaxQuiescenceDepth int           // plies of pending removals resolved past the horizon (0–MaxQuiescenceDepth)
+	// Contempt is what a draw costs the side to move at the root, in
+	// centipawns (−MaxContempt..MaxContempt): a draw scores −Contempt for
+	// it and +Contempt for its opponent, so an engine that stands better
+	// than −Contempt avoids repetitions and the N-move rule and keeps
+	// playing, and one that stands worse steers into them. A negative value
+	// makes the engine seek draws. Analysis does not use it: see AnalyseMode.
+	Contempt int
+	// AnalyseMode scores every draw as a draw (no Contempt): the scores
+	// shown are the position's own, not the engine's preference as a player.
+	// An infinite search is analysis too.
+	AnalyseMode bool
 }
 
 // DefaultOptions returns the options of a fresh engine.

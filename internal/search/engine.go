@@ -63,6 +63,7 @@ type searchRun struct {
 	rootValue  egtb.Value   // the root's table value (when tableRoot)
 	depth      int          // the main worker's current iteration
 	lastReport time.Time    // when the last progress report was sent
+	draw       [2]int       // the score of a draw for each colour to move (Contempt)
 }
 
 // nodes sums the nodes of this search's workers as last published.
@@ -383,7 +384,23 @@ func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves 
 		s.opts.MultiPV = max(s.opts.MultiPV, 4)
 	}
 	s.opts.MultiPV = min(s.opts.MultiPV, nMoves)
+	s.draw = drawScores(&s.opts, &s.lim, g.Pos.SideToMove())
 	return s
+}
+
+// drawScores returns the score of a draw for each colour to move: −Contempt
+// for the side to move at the root, +Contempt for its opponent, 0 for both
+// in analysis (AnalyseMode or an infinite search). The table keeps scores
+// from one search to the next; in a game the engine moves for one side, so
+// the draws it stored were scored for the same root side.
+func drawScores(o *Options, lim *Limits, root position.Color) [2]int {
+	var d [2]int
+	if o.AnalyseMode || lim.Infinite {
+		return d
+	}
+	d[root] = ValueDraw - o.Contempt
+	d[root.Opponent()] = ValueDraw + o.Contempt
+	return d
 }
 
 // orderRootMoves returns the root moves in the order the first iteration

@@ -133,14 +133,15 @@ func TestBlockadeAtPlacingEnd(t *testing.T) {
 type refSearch struct {
 	r    *rules.Rules
 	maxQ int
+	draw [2]int // the score of a draw for each colour to move (Contempt)
 }
 
 func (s *refSearch) value(p position.Position, keys []uint32, since, depth, ply, ext int, slid bool) int {
 	if p.IsOver() {
-		return terminal(&p, ply)
+		return terminal(&p, ply, s.draw[p.SideToMove()])
 	}
 	if ply > 0 && slid && refDrawn(s.r, &p, keys, since) {
-		return ValueDraw
+		return s.draw[p.SideToMove()]
 	}
 	if depth <= 0 {
 		return s.quiesce(p, keys, since, ply, 0, slid)
@@ -177,10 +178,10 @@ func (s *refSearch) value(p position.Position, keys []uint32, since, depth, ply,
 
 func (s *refSearch) quiesce(p position.Position, keys []uint32, since, ply, qd int, slid bool) int {
 	if p.IsOver() {
-		return terminal(&p, ply)
+		return terminal(&p, ply, s.draw[p.SideToMove()])
 	}
 	if ply > 0 && slid && refDrawn(s.r, &p, keys, since) {
-		return ValueDraw
+		return s.draw[p.SideToMove()]
 	}
 	if qd >= s.maxQ {
 		return eval.Evaluate(s.r, &p)
@@ -284,6 +285,17 @@ func TestDriversAgreeWithMinimax(t *testing.T) {
 		{"nine-mens-morris", "***OO**@/@*@*@*@O/OO@@O@OO b m s 8 0 8 0 0 0 0 0 0 0 0 19 20", 3},
 		{"nine-mens-morris", "@O@@OO*O/O@O**O@*/O@@**O@@ w m s 9 0 9 0 0 0 0 0 0 0 0 2 11", 3},
 		{"nine-mens-morris", "@@**O**@/*@@***@@/OOO@@OO* b m s 6 0 9 0 0 0 0 0 0 0 0 1 30", 2},
+		// A few plies from the N-move rule, draws inside the horizon. By
+		// minimax at depth 3 with contempt 0, 40 and −40: every line
+		// draws (0, −40, 40); the root side keeps the game going at −20
+		// rather than draw at −40, and draws (40) when it loves draws
+		// (0, −20, 40); the root side draws (40) where it would play on
+		// at 16 (16, 16, 40); the opponent avoids the draw the root side
+		// wants and concedes 24 instead of 40 (0, −40, 24).
+		{"nine-mens-morris", "@O@@OO*O/O@O**O@*/O@@**O@@ w m s 9 0 9 0 0 0 0 0 0 0 0 98 11", 3},
+		{"nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 97 11", 3},
+		{"nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 96 11", 3},
+		{"nine-mens-morris", "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 96 10", 3},
 	}
 	var games []*position.Game
 	var depths []int
@@ -296,19 +308,25 @@ func TestDriversAgreeWithMinimax(t *testing.T) {
 		depths = append(depths, c.depth)
 	}
 	for i, g := range games {
-		opts := DefaultOptions()
-		ref := refSearch{r: &g.Rules, maxQ: opts.MaxQuiescenceDepth}
-		keys := append([]uint32(nil), g.RepetitionKeys()...)
-		want := ref.value(g.Pos, keys, 0, depths[i], 0, 0, false)
-		for _, algo := range []Algorithm{MTDF, AlphaBeta, PVS} {
-			e := New(4)
-			e.testExact = true
-			o := opts
-			o.Algorithm = algo
-			e.SetOptions(o)
-			res := e.Search(g, Limits{Depth: depths[i]}, nil)
-			if res.Score != want {
-				t.Errorf("position %d (%s) depth %d: %v scores %d, minimax %d", i, g.Pos.FEN(), depths[i], algo, res.Score, want)
+		// Without contempt and with one each way: the drivers score draws
+		// by the rules as the minimax does, −Contempt for the root's side.
+		for _, contempt := range []int{0, 40, -40} {
+			opts := DefaultOptions()
+			opts.Contempt = contempt
+			ref := refSearch{r: &g.Rules, maxQ: opts.MaxQuiescenceDepth}
+			ref.draw[g.Pos.SideToMove()], ref.draw[g.Pos.SideToMove().Opponent()] = -contempt, contempt
+			keys := append([]uint32(nil), g.RepetitionKeys()...)
+			want := ref.value(g.Pos, keys, 0, depths[i], 0, 0, false)
+			for _, algo := range []Algorithm{MTDF, AlphaBeta, PVS} {
+				e := New(4)
+				e.testExact = true
+				o := opts
+				o.Algorithm = algo
+				e.SetOptions(o)
+				res := e.Search(g, Limits{Depth: depths[i]}, nil)
+				if res.Score != want {
+					t.Errorf("position %d (%s) depth %d contempt %d: %v scores %d, minimax %d", i, g.Pos.FEN(), depths[i], contempt, algo, res.Score, want)
+				}
 			}
 		}
 	}
@@ -485,5 +503,55 @@ func TestConcurrentStop(t *testing.T) {
 	wg.Wait()
 	if !movegen.IsLegal(&g.Rules, &g.Pos, res.BestMove) {
 		t.Fatalf("illegal %v", res.BestMove)
+	}
+}
+
+// TestContemptIsOffForAnalysis: two plies from the N-move rule, White can
+// draw or play on at −20 (by minimax at depth 3). With Contempt 40 it plays
+// on; in analysis (AnalyseMode, or an infinite search) the same options
+// score the draw as a draw.
+func TestContemptIsOffForAnalysis(t *testing.T) {
+	g := gameFromFEN(t, "nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 97 11")
+	cases := []struct {
+		name     string
+		analyse  bool
+		infinite bool
+		want     int
+	}{
+		{"contempt 40", false, false, -20},
+		{"AnalyseMode", true, false, 0},
+		{"infinite", false, true, 0},
+	}
+	for _, c := range cases {
+		e := New(4)
+		e.testExact = true
+		o := e.Options()
+		o.Contempt, o.AnalyseMode = 40, c.analyse
+		e.SetOptions(o)
+		lim := Limits{Depth: 3, Infinite: c.infinite}
+		res := e.Search(g, lim, func(i Info) {
+			if i.PV != nil && i.Depth == 3 {
+				e.Stop() // an infinite search answers only after stop
+			}
+		})
+		if res.Score != c.want {
+			t.Errorf("%s: score %d, want %d", c.name, res.Score, c.want)
+		}
+	}
+	for _, c := range []struct {
+		o    Options
+		lim  Limits
+		root position.Color
+		want [2]int
+	}{
+		{Options{Contempt: 15}, Limits{}, position.White, [2]int{-15, 15}},
+		{Options{Contempt: 15}, Limits{}, position.Black, [2]int{15, -15}},
+		{Options{Contempt: -30}, Limits{MoveTime: time.Second}, position.White, [2]int{30, -30}},
+		{Options{Contempt: 15, AnalyseMode: true}, Limits{}, position.White, [2]int{0, 0}},
+		{Options{Contempt: 15}, Limits{Infinite: true}, position.Black, [2]int{0, 0}},
+	} {
+		if got := drawScores(&c.o, &c.lim, c.root); got != c.want {
+			t.Errorf("drawScores(%+v, infinite %v, %v) = %v, want %v", c.o, c.lim.Infinite, c.root, got, c.want)
+		}
 	}
 }

@@ -65,6 +65,7 @@ type worker struct {
 	params    *eval.Params
 	tables    *egtb.Tables // endgame tables covering the rules, or nil
 	testExact bool         // no reductions, table cutoffs only at equal depth (tests)
+	draw      [2]int       // the score of a draw for each colour to move (the run's Contempt)
 	stop      *atomic.Bool
 	stack     [MaxPly + 2]frame
 	keys      []uint32 // keys reached by slides since the last irreversible move, game then path
@@ -114,6 +115,7 @@ func (w *worker) start(s *searchRun, g *position.Game, order []position.Move, no
 		w.tables = nil
 	}
 	w.testExact = e.testExact
+	w.draw = s.draw
 	w.stop = &e.stop
 	w.stack[0] = frame{pos: g.Pos}
 	w.keys = append(w.keys[:0], g.RepetitionKeys()...)
@@ -186,12 +188,13 @@ func (w *worker) countNode() {
 	}
 }
 
-// terminal returns the score of a finished game for the side to move.
-func terminal(p *position.Position, ply int) int {
+// terminal returns the score of a finished game for the side to move; a
+// draw scores draw.
+func terminal(p *position.Position, ply, draw int) int {
 	res, _ := p.Result()
 	switch res {
 	case position.Draw, position.Ongoing:
-		return ValueDraw
+		return draw
 	case position.Winner(p.SideToMove()):
 		return ValueMate - ply
 	}
@@ -269,6 +272,9 @@ func (w *worker) probeTables(p *position.Position, ply int) (int, bool) {
 		return 0, false
 	}
 	w.tbHits++
+	if v.IsDraw() {
+		return w.draw[p.SideToMove()], true
+	}
 	return tableScore(v, ply), true // exact: like the end of the game, not a horizon
 }
 
@@ -305,10 +311,10 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		return 0
 	}
 	if p.IsOver() {
-		return terminal(p, ply)
+		return terminal(p, ply, w.draw[p.SideToMove()])
 	}
 	if ply > 0 && f.move.Kind() == position.KindSlide && w.drawnByRule(ply) {
-		return ValueDraw
+		return w.draw[p.SideToMove()]
 	}
 	if w.tables != nil {
 		if v, ok := w.probeTables(p, ply); ok {
@@ -510,10 +516,10 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 	w.pvLen[ply] = ply
 	w.selDepth = max(w.selDepth, ply)
 	if p.IsOver() {
-		return terminal(p, ply)
+		return terminal(p, ply, w.draw[p.SideToMove()])
 	}
 	if ply > 0 && f.move.Kind() == position.KindSlide && w.drawnByRule(ply) {
-		return ValueDraw
+		return w.draw[p.SideToMove()]
 	}
 	if w.tables != nil {
 		if v, ok := w.probeTables(p, ply); ok {

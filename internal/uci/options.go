@@ -28,6 +28,11 @@ const (
 	maxMoveOverhead = 5000      // ms
 	maxMoveTime     = 3600      // s
 	maxMoveTimeMs   = 3_600_000 // ms
+	// defaultContempt is the Contempt a game starts with: a draw is worth
+	// 0.15 piece less than nothing to the engine, so against another engine
+	// it keeps a game going it stands no worse in and takes a draw only
+	// when it stands worse (analysis, infinite or UCI_AnalyseMode, uses 0).
+	defaultContempt = 15
 )
 
 // option is one engine option. set parses a value and applies it, or returns
@@ -158,6 +163,12 @@ func (s *session) engineOptions() []*option {
 			}},
 		spin("MaxQuiescenceDepth", d.MaxQuiescenceDepth, 0, search.MaxQuiescenceDepth, func(_ *session, v int) {
 			setSearch(func(o *search.Options) { o.MaxQuiescenceDepth = v })
+		}),
+		spin("Contempt", d.Contempt, -search.MaxContempt, search.MaxContempt, func(_ *session, v int) {
+			setSearch(func(o *search.Options) { o.Contempt = v })
+		}),
+		check("UCI_AnalyseMode", d.AnalyseMode, func(_ *session, v bool) {
+			setSearch(func(o *search.Options) { o.AnalyseMode = v })
 		}),
 		{name: "EGTBPath", kind: kindString, def: s.cfg.EGTBPath,
 			set: func(s *session, value string) error { return s.setTablesDir(value) }},

@@ -188,3 +188,35 @@ func TestConfigDefaults(t *testing.T) {
 		t.Error("Run accepted an unknown variant")
 	}
 }
+
+// Contempt decides between a draw and playing on: two plies from the N-move
+// rule White can draw (d2-d1) or play on at −20 (d5-c5) by a depth-3
+// search. At the default 15 it draws (−15 beats −20), at 40 it plays on,
+// and UCI_AnalyseMode shows the draw as the 0 it is.
+func TestContemptOption(t *testing.T) {
+	cases := []struct {
+		options []string
+		score   string
+		best    string
+	}{
+		{nil, "score cp -15", "bestmove d2-d1"},
+		{[]string{"setoption name Contempt value 40"}, "score cp -20", "bestmove d5-c5"},
+		{[]string{"setoption name Contempt value 40", "setoption name UCI_AnalyseMode value true"}, "score cp 0", "bestmove d2-d1"},
+		{[]string{"setoption name Contempt value -40"}, "score cp 40", "bestmove d2-d1"},
+	}
+	for _, c := range cases {
+		h := startHarness(t, testConfig())
+		h.send(c.options...)
+		h.send("position fen O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 97 11", "go depth 3")
+		lines := h.until("bestmove")
+		var depth3 string
+		for _, l := range lines {
+			if strings.HasPrefix(l, "info depth 3 ") {
+				depth3 = l
+			}
+		}
+		if !strings.Contains(depth3, " "+c.score+" ") || lines[len(lines)-1] != c.best {
+			t.Errorf("%q: got %q and %q, want %q and %q", c.options, depth3, lines[len(lines)-1], c.score, c.best)
+		}
+	}
+}

@@ -259,6 +259,7 @@ func newSession(cfg Config, w *writer) *session {
 		closed:      make(chan struct{}),
 	}
 	s.sopts.Threads = cfg.Threads
+	s.sopts.Contempt = defaultContempt
 	s.game = position.NewGame(s.rules, position.New(&s.rules))
 	if cfg.Engine != nil {
 		s.engine = cfg.Engine
