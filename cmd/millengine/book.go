@@ -105,7 +105,7 @@ func bookBuild(e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "resumed %d positions from %s\n", st.Resumed, *out)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "book build: %v\n", err)
+		fmt.Fprintln(e.stderr, err) // Build's errors say "book build: …" themselves
 		if e.ctx.Err() != nil {
 			return 130
 		}

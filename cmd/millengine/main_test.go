@@ -158,3 +158,24 @@ func TestLogFileEveryCommand(t *testing.T) {
 		t.Fatalf("unwritable log file: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// book build says what went wrong once: a book of other rules is refused
+// with one "book build:" in front, and the file stays as it was.
+func TestBookBuildErrorOnce(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "nmm.book")
+	if code, _, stderr := runCmd(t, "", "book", "build", "--plies", "1", "--depth", "1", "--out", out); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	before, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, "", "--variant", "lasker-morris", "book", "build", "--plies", "1", "--depth", "1", "--out", out)
+	want := "book build: " + out + " was built for other rules (nine-mens-morris); choose another --out\n"
+	if code != 1 || !strings.HasSuffix(stderr, want) || strings.Count(stderr, "book build:") != 1 {
+		t.Fatalf("exit %d, stderr %q; want exit 1 and %q", code, stderr, want)
+	}
+	if after, _ := os.ReadFile(out); !bytes.Equal(after, before) {
+		t.Fatalf("the refused build changed %s", out)
+	}
+}
