@@ -52,7 +52,7 @@ Usage:
 
 Run "milltune <command> --help" for a command's flags. A configuration is a
 comma-separated list of Name=Value: search options (MaxQuiescenceDepth,
-Algorithm) and evaluation weights as stage.Weight (stages placing, moving,
+Algorithm, Contempt) and evaluation weights as stage.Weight (stages placing, moving,
 flying; weights Piece, Pending, Mobility, OpenTwo, ReachTwo, RunningMill,
 Blocked, Point, DoubleThreat, Private, LastExit, Cramped), e.g. --a "moving.Mobility=8,MaxQuiescenceDepth=3".
 `
@@ -220,6 +220,13 @@ func parseConfig(spec string) (engineConfig, error) {
 				return c, fmt.Errorf("%s=%s: want an integer 0..%d", name, val, search.MaxQuiescenceDepth)
 			}
 			c.opts.MaxQuiescenceDepth = v
+			continue
+		case "contempt":
+			v, err := strconv.Atoi(val)
+			if err != nil || v < -search.MaxContempt || v > search.MaxContempt {
+				return c, fmt.Errorf("%s=%s: want an integer %d..%d", name, val, -search.MaxContempt, search.MaxContempt)
+			}
+			c.opts.Contempt = v
 			continue
 		case "algorithm":
 			a, err := search.ParseAlgorithm(val)

@@ -46,7 +46,7 @@ func TestScreenDeterministic(t *testing.T) {
 }
 
 func TestParseConfig(t *testing.T) {
-	c, err := parseConfig("moving.Mobility=9, MaxQuiescenceDepth=3,algorithm=pvs,FLYING.doublethreat=-4")
+	c, err := parseConfig("moving.Mobility=9, MaxQuiescenceDepth=3,algorithm=pvs,FLYING.doublethreat=-4,Contempt=-20")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestParseConfig(t *testing.T) {
 	if c.params != want {
 		t.Errorf("params %+v", c.params)
 	}
-	if c.opts.MaxQuiescenceDepth != 3 || c.opts.Algorithm != search.PVS {
+	if c.opts.MaxQuiescenceDepth != 3 || c.opts.Algorithm != search.PVS || c.opts.Contempt != -20 {
 		t.Errorf("options %+v", c.opts)
 	}
 	for spec, msg := range map[string]string{
@@ -65,6 +65,7 @@ func TestParseConfig(t *testing.T) {
 		"moving.Mobility=x":      `moving.Mobility=x: not an integer`,
 		"MaxQuiescenceDepth=9":   `MaxQuiescenceDepth=9: want an integer 0..4`,
 		"Algorithm=minimax":      `algorithm "minimax": want mtdf, alphabeta or pvs (or 0, 1, 2)`,
+		"Contempt=101":           `Contempt=101: want an integer -100..100`,
 		"placing.Pending=1,bad=": `"bad": unknown option or weight (weights are stage.Name, e.g. moving.Mobility)`,
 	} {
 		if _, err := parseConfig(spec); err == nil || err.Error() != msg {
