@@ -62,9 +62,9 @@ type Params struct {
 // DefaultParams are the tuned weights.
 var DefaultParams = Params{W: [3]Weights{
 	StagePlacing: {Piece: 100, Pending: 117, Mobility: 17, OpenTwo: -5, ReachTwo: -6, RunningMill: 20, Blocked: -11, Point: -3, DoubleThreat: 20,
-		Private: 4, LastExit: -8, Cramped: -15},
+		Private: 6, LastExit: -6, Cramped: -15},
 	StageMoving: {Piece: 100, Pending: 76, Mobility: 6, OpenTwo: 12, ReachTwo: 28, RunningMill: 29, Blocked: -12, Point: -2, DoubleThreat: 21,
-		Private: 4, LastExit: -12, Cramped: -25},
+		Private: 2, LastExit: -10, Cramped: -19},
 	StageFlying: {Piece: 100, Pending: 74, Mobility: 2, OpenTwo: 4, ReachTwo: 25, RunningMill: 0, Blocked: 0, Point: -2, DoubleThreat: 48},
 }}
 

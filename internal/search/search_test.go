@@ -287,11 +287,11 @@ func TestDriversAgreeWithMinimax(t *testing.T) {
 		{"nine-mens-morris", "@@**O**@/*@@***@@/OOO@@OO* b m s 6 0 9 0 0 0 0 0 0 0 0 1 30", 2},
 		// A few plies from the N-move rule, draws inside the horizon. By
 		// minimax at depth 3 with contempt 0, 40 and −40: every line
-		// draws (0, −40, 40); the root side keeps the game going at −20
+		// draws (0, −40, 40); the root side keeps the game going at −28
 		// rather than draw at −40, and draws (40) when it loves draws
-		// (0, −20, 40); the root side draws (40) where it would play on
-		// at 16 (16, 16, 40); the opponent avoids the draw the root side
-		// wants and concedes 24 instead of 40 (0, −40, 24).
+		// (0, −28, 40); the root side draws (40) where it would play on
+		// at 6 (6, 6, 40); the opponent avoids the draw the root side
+		// wants and concedes 26 instead of 40 (0, −40, 26).
 		{"nine-mens-morris", "@O@@OO*O/O@O**O@*/O@@**O@@ w m s 9 0 9 0 0 0 0 0 0 0 0 98 11", 3},
 		{"nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 97 11", 3},
 		{"nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 96 11", 3},
@@ -507,7 +507,7 @@ func TestConcurrentStop(t *testing.T) {
 }
 
 // TestContemptIsOffForAnalysis: two plies from the N-move rule, White can
-// draw or play on at −20 (by minimax at depth 3). With Contempt 40 it plays
+// draw or play on at −28 (by minimax at depth 3). With Contempt 40 it plays
 // on; in analysis (AnalyseMode, or an infinite search) the same options
 // score the draw as a draw.
 func TestContemptIsOffForAnalysis(t *testing.T) {
@@ -518,7 +518,7 @@ func TestContemptIsOffForAnalysis(t *testing.T) {
 		infinite bool
 		want     int
 	}{
-		{"contempt 40", false, false, -20},
+		{"contempt 40", false, false, -28},
 		{"AnalyseMode", true, false, 0},
 		{"infinite", false, true, 0},
 	}

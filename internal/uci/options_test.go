@@ -190,8 +190,8 @@ func TestConfigDefaults(t *testing.T) {
 }
 
 // Contempt decides between a draw and playing on: two plies from the N-move
-// rule White can draw (d2-d1) or play on at −20 (d5-c5) by a depth-3
-// search. At the default 15 it draws (−15 beats −20), at 40 it plays on,
+// rule White can draw (d2-d1) or play on at −28 (d5-c5) by a depth-3
+// search. At the default 15 it draws (−15 beats −28), at 40 it plays on,
 // and UCI_AnalyseMode shows the draw as the 0 it is.
 func TestContemptOption(t *testing.T) {
 	cases := []struct {
@@ -200,7 +200,7 @@ func TestContemptOption(t *testing.T) {
 		best    string
 	}{
 		{nil, "score cp -15", "bestmove d2-d1"},
-		{[]string{"setoption name Contempt value 40"}, "score cp -20", "bestmove d5-c5"},
+		{[]string{"setoption name Contempt value 40"}, "score cp -28", "bestmove d5-c5"},
 		{[]string{"setoption name Contempt value 40", "setoption name UCI_AnalyseMode value true"}, "score cp 0", "bestmove d2-d1"},
 		{[]string{"setoption name Contempt value -40"}, "score cp 40", "bestmove d2-d1"},
 	}
