@@ -24,6 +24,7 @@ type EngineTotals struct {
 	NPSSum   float64
 	NPSN     int
 	Faults   map[Termination]int // games lost by a fault of this engine, by kind
+	Losses   map[string]int      // games lost, by ending: the rule's reason or the fault
 }
 
 // AvgDepth returns the mean of the last depth reported per action (0 if none).
@@ -73,7 +74,7 @@ func newSummary(cfg *Config, ids []string, scheduled int) *Summary {
 	}
 	s.PairWDL = make([]WDL, len(s.Pairs))
 	for i, e := range cfg.Engines {
-		s.Engines = append(s.Engines, EngineTotals{Name: e.Name, ID: ids[i], Faults: map[Termination]int{}})
+		s.Engines = append(s.Engines, EngineTotals{Name: e.Name, ID: ids[i], Faults: map[Termination]int{}, Losses: map[string]int{}})
 	}
 	return s
 }
@@ -132,6 +133,25 @@ func (s *Summary) add(rec GameRecord) {
 	if lost := loserBlamed(o); lost >= 0 {
 		s.Engines[idx[lost]].Faults[o.Termination]++
 	}
+	if loser := lostBy(o.Result); loser >= 0 {
+		how := o.Reason
+		if o.Termination != TermRule {
+			how = string(o.Termination)
+		}
+		s.Engines[idx[loser]].Losses[how]++
+	}
+}
+
+// lostBy returns the side (0 white, 1 black) that lost a game with result
+// r, or -1 for a draw.
+func lostBy(r position.Result) int {
+	switch r {
+	case position.WhiteWins:
+		return 1
+	case position.BlackWins:
+		return 0
+	}
+	return -1
 }
 
 // loserBlamed returns the side that lost by its own fault, or -1 for games
@@ -238,6 +258,40 @@ func (s *Summary) Write(w io.Writer) {
 	for _, line := range s.endings() {
 		fmt.Fprintln(w, "  "+line)
 	}
+	// A drawn game says nothing about blockades; the losses by ending of
+	// each engine do (mill is a draw: losses are what a change is judged by).
+	fmt.Fprintln(w, "Losses by ending:")
+	for i := range s.Engines {
+		e := &s.Engines[i]
+		fmt.Fprintf(w, "  %s: %s\n", e.Name, countList(e.Losses))
+	}
+}
+
+// countList renders counts by name as "name n, …", largest first, or
+// "none".
+func countList(m map[string]int) string {
+	type kv struct {
+		k string
+		n int
+	}
+	var list []kv
+	for k, n := range m {
+		list = append(list, kv{k, n})
+	}
+	if len(list) == 0 {
+		return "none"
+	}
+	sort.Slice(list, func(a, b int) bool {
+		if list[a].n != list[b].n {
+			return list[a].n > list[b].n
+		}
+		return list[a].k < list[b].k
+	})
+	parts := make([]string, len(list))
+	for i, e := range list {
+		parts[i] = fmt.Sprintf("%s %d", e.k, e.n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // writeTable prints one row per engine, best score first. In a round-robin

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -95,6 +96,24 @@ func TestMatchRandomEngines(t *testing.T) {
 	if len(byOpening) != 4 {
 		t.Errorf("%d openings used, want 4", len(byOpening))
 	}
+	// Each engine's losses by ending, counted from the records.
+	losses := map[string]map[string]int{"seed1": {}, "seed2": {}}
+	for _, g := range games {
+		switch g.Result {
+		case "1-0":
+			losses[g.Black][g.Reason]++
+		case "0-1":
+			losses[g.White][g.Reason]++
+		}
+	}
+	for i, name := range []string{"seed1", "seed2"} {
+		if !maps.Equal(sum.Engines[i].Losses, losses[name]) {
+			t.Errorf("%s lost %v, the records say %v", name, sum.Engines[i].Losses, losses[name])
+		}
+		if want := fmt.Sprintf("  %s: %s\n", name, countList(losses[name])); !strings.Contains(out.String(), "Losses by ending:\n") || !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
 	for i, pair := range byOpening {
 		if len(pair) != 2 || pair[0].White != pair[1].Black || pair[0].Black != pair[1].White ||
 			strings.Join(pair[0].Opening, " ") != strings.Join(pair[1].Opening, " ") {
@@ -146,6 +165,9 @@ func TestMatchFaults(t *testing.T) {
 			}
 			if n := sum.Engines[1].Faults[c.term]; n != 2 {
 				t.Errorf("faults %v, want 2 × %s", sum.Engines[1].Faults, c.term)
+			}
+			if l := sum.Engines[1].Losses; !maps.Equal(l, map[string]int{string(c.term): 2}) || len(sum.Engines[0].Losses) != 0 {
+				t.Errorf("losses by ending %v and %v, want the faulty one's 2 × %s", sum.Engines[0].Losses, l, c.term)
 			}
 			for _, g := range readRecords(t, recs.Bytes()) {
 				if g.Termination != c.term || g.Winner != "good" || g.Reason == "" {
