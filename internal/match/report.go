@@ -3,6 +3,7 @@ package match
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"sort"
 	"strings"
@@ -267,33 +268,6 @@ func (s *Summary) Write(w io.Writer) {
 	}
 }
 
-// countList renders counts by name as "name n, …", largest first, or
-// "none".
-func countList(m map[string]int) string {
-	type kv struct {
-		k string
-		n int
-	}
-	var list []kv
-	for k, n := range m {
-		list = append(list, kv{k, n})
-	}
-	if len(list) == 0 {
-		return "none"
-	}
-	sort.Slice(list, func(a, b int) bool {
-		if list[a].n != list[b].n {
-			return list[a].n > list[b].n
-		}
-		return list[a].k < list[b].k
-	})
-	parts := make([]string, len(list))
-	for i, e := range list {
-		parts[i] = fmt.Sprintf("%s %d", e.k, e.n)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // writeTable prints one row per engine, best score first. In a round-robin
 // the Elo, interval and LOS of a row are against the rest of the field.
 func (s *Summary) writeTable(w io.Writer) {
@@ -330,31 +304,54 @@ func faultString(f map[Termination]int) string {
 
 // endings lists the reasons games ended with their counts, most frequent first.
 func (s *Summary) endings() []string {
-	type kv struct {
-		k string
-		n int
-	}
-	var list []kv
-	for r, n := range s.Reasons {
-		list = append(list, kv{r, n})
-	}
+	all := maps.Clone(s.Reasons)
 	for t, n := range s.Terminations {
 		if t != TermRule && t != TermDrawClaim {
-			list = append(list, kv{string(t), n})
+			all[string(t)] += n
 		}
 	}
-	sort.Slice(list, func(a, b int) bool {
-		if list[a].n != list[b].n {
-			return list[a].n > list[b].n
-		}
-		return list[a].k < list[b].k
-	})
+	list := byCount(all)
 	out := make([]string, len(list))
 	for i, e := range list {
-		out[i] = fmt.Sprintf("%s: %d", e.k, e.n)
+		out[i] = fmt.Sprintf("%s: %d", e.name, e.n)
 	}
 	if len(out) == 0 {
 		out = []string{"(no games)"}
 	}
 	return out
+}
+
+// count is a name with its count.
+type count struct {
+	name string
+	n    int
+}
+
+// byCount returns the counts of m, largest first, ties by name.
+func byCount(m map[string]int) []count {
+	list := make([]count, 0, len(m))
+	for k, n := range m {
+		list = append(list, count{k, n})
+	}
+	sort.Slice(list, func(a, b int) bool {
+		if list[a].n != list[b].n {
+			return list[a].n > list[b].n
+		}
+		return list[a].name < list[b].name
+	})
+	return list
+}
+
+// countList renders counts by name as "name n, …", largest first, or
+// "none".
+func countList(m map[string]int) string {
+	list := byCount(m)
+	if len(list) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(list))
+	for i, e := range list {
+		parts[i] = fmt.Sprintf("%s %d", e.name, e.n)
+	}
+	return strings.Join(parts, ", ")
 }
