@@ -111,9 +111,9 @@ func (s *searchRun) iterationDone(w *worker, d int) {
 func tableRootScore(v egtb.Value) (score, mate int) {
 	switch {
 	case v.IsWin():
-		return tableScore(v, 0), v.Distance()
+		return tableScore(v, 0, ValueDraw), v.Distance()
 	case v.IsLoss():
-		return tableScore(v, 0), -max(v.Distance(), 1)
+		return tableScore(v, 0, ValueDraw), -max(v.Distance(), 1)
 	}
 	return ValueDraw, 0
 }

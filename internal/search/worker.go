@@ -272,22 +272,19 @@ func (w *worker) probeTables(p *position.Position, ply int) (int, bool) {
 		return 0, false
 	}
 	w.tbHits++
-	if v.IsDraw() {
-		return w.draw[p.SideToMove()], true
-	}
-	return tableScore(v, ply), true // exact: like the end of the game, not a horizon
+	return tableScore(v, ply, w.draw[p.SideToMove()]), true // exact: like the end of the game, not a horizon
 }
 
 // tableScore is the search score of a table value at ply: a win or a loss
-// its distance in plies away, a draw a draw.
-func tableScore(v egtb.Value, ply int) int {
+// its distance in plies away, a draw scores draw (as in terminal).
+func tableScore(v egtb.Value, ply, draw int) int {
 	switch {
 	case v.IsWin():
 		return ValueMate - ply - v.Plies()
 	case v.IsLoss():
 		return -ValueMate + ply + v.Plies()
 	}
-	return ValueDraw
+	return draw
 }
 
 // evaluate returns the static score of p for the side to move.
