@@ -215,16 +215,16 @@ func parseConfig(spec string) (engineConfig, error) {
 		}
 		switch strings.ToLower(name) {
 		case "maxquiescencedepth":
-			v, err := strconv.Atoi(val)
-			if err != nil || v < 0 || v > search.MaxQuiescenceDepth {
-				return c, fmt.Errorf("%s=%s: want an integer 0..%d", name, val, search.MaxQuiescenceDepth)
+			v, err := intIn(name, val, 0, search.MaxQuiescenceDepth)
+			if err != nil {
+				return c, err
 			}
 			c.opts.MaxQuiescenceDepth = v
 			continue
 		case "contempt":
-			v, err := strconv.Atoi(val)
-			if err != nil || v < -search.MaxContempt || v > search.MaxContempt {
-				return c, fmt.Errorf("%s=%s: want an integer %d..%d", name, val, -search.MaxContempt, search.MaxContempt)
+			v, err := intIn(name, val, -search.MaxContempt, search.MaxContempt)
+			if err != nil {
+				return c, err
 			}
 			c.opts.Contempt = v
 			continue
@@ -247,6 +247,16 @@ func parseConfig(spec string) (engineConfig, error) {
 		*ws[i].get(&c.params) = v
 	}
 	return c, nil
+}
+
+// intIn parses the value of the configuration option name, an integer in
+// lo..hi.
+func intIn(name, val string, lo, hi int) (int, error) {
+	v, err := strconv.Atoi(val)
+	if err != nil || v < lo || v > hi {
+		return 0, fmt.Errorf("%s=%s: want an integer %d..%d", name, val, lo, hi)
+	}
+	return v, nil
 }
 
 // tally sums game pairs from A's view, with the endings of the games each
@@ -350,7 +360,6 @@ func parseFlags(fs *pflag.FlagSet, args []string, stdout, stderr io.Writer, usag
 	return 0, true
 }
 
-// check validates the shared flags and resolves the variant.
 // parse reads a command's flags (parseFlags) and checks the shared ones; it
 // returns the exit code when the command must not run (0 for --help, 2 for
 // a bad command line).
@@ -365,6 +374,7 @@ func (c *common) parse(fs *pflag.FlagSet, args []string, stdout, stderr io.Write
 	return 0, true
 }
 
+// check validates the shared flags and resolves the variant.
 func (c *common) check() error {
 	pc, workers := &c.pc, c.workers
 	p, ok := rules.PresetByName(c.variant)
