@@ -134,25 +134,14 @@ func (s *Summary) add(rec GameRecord) {
 	if lost := loserBlamed(o); lost >= 0 {
 		s.Engines[idx[lost]].Faults[o.Termination]++
 	}
-	if loser := lostBy(o.Result); loser >= 0 {
+	if white.D == 0 {
 		how := o.Reason
 		if o.Termination != TermRule {
 			how = string(o.Termination)
 		}
-		s.Engines[idx[loser]].Losses[how]++
+		loser := idx[white.W] // white won: black (side 1) lost
+		s.Engines[loser].Losses[how]++
 	}
-}
-
-// lostBy returns the side (0 white, 1 black) that lost a game with result
-// r, or -1 for a draw.
-func lostBy(r position.Result) int {
-	switch r {
-	case position.WhiteWins:
-		return 1
-	case position.BlackWins:
-		return 0
-	}
-	return -1
 }
 
 // loserBlamed returns the side that lost by its own fault, or -1 for games
