@@ -48,39 +48,41 @@ func (p *Position) PointChar(s bb.Square) byte {
 
 // FEN returns the position string (rules.md §5) with Sanmill square numbers.
 func (p *Position) FEN() string {
-	var sb strings.Builder
-	sb.Grow(96)
+	buf := make([]byte, 0, 96)
 	for s := bb.Square(0); s < bb.NumSquares; s++ {
 		if s > 0 && s%8 == 0 {
-			sb.WriteByte('/')
+			buf = append(buf, '/')
 		}
-		sb.WriteByte(p.PointChar(s))
+		buf = append(buf, p.PointChar(s))
 	}
-	sb.WriteByte(' ')
-	sb.WriteByte("wb"[p.side])
-	sb.WriteByte(' ')
-	sb.WriteByte("pmo"[p.phase])
-	sb.WriteByte(' ')
-	sb.WriteByte("psr"[p.action])
-	sq := func(s bb.Square) int {
+	buf = append(buf, ' ', "wb"[p.side], ' ', "pmo"[p.phase], ' ', "psr"[p.action])
+	sq := func(s bb.Square) int64 {
 		if s == bb.NoSquare {
 			return 0
 		}
-		return s.Sanmill()
+		return int64(s.Sanmill())
+	}
+	// The numeric fields are appended with strconv rather than fmt: book
+	// loading writes a FEN per position, and fmt was a sixth of its time.
+	for _, n := range [...]int64{
+		int64(p.pieces[White].Count()), int64(p.inHand[White]), int64(p.pieces[Black].Count()), int64(p.inHand[Black]),
+		int64(p.pending[White]), int64(p.pending[Black]), // negative: own pieces to remove
+		sq(p.millFrom[White]), sq(p.millTo[White]), sq(p.millFrom[Black]), sq(p.millTo[Black]),
+	} {
+		buf = strconv.AppendInt(append(buf, ' '), n, 10)
 	}
 	mills := uint64(p.formed[White])<<(32+bb.SanmillOffset) | uint64(p.formed[Black])<<bb.SanmillOffset
-	fmt.Fprintf(&sb, " %d %d %d %d %d %d %d %d %d %d %d %d %d",
-		p.pieces[White].Count(), p.inHand[White], p.pieces[Black].Count(), p.inHand[Black],
-		p.pending[White], p.pending[Black],
-		sq(p.millFrom[White]), sq(p.millTo[White]), sq(p.millFrom[Black]), sq(p.millTo[Black]),
-		mills, p.rule50, p.FullMove())
+	buf = strconv.AppendUint(append(buf, ' '), mills, 10)
+	for _, n := range [...]int{int(p.rule50), p.FullMove()} {
+		buf = strconv.AppendInt(append(buf, ' '), int64(n), 10)
+	}
 	if p.flags&flagStalemateRemoving != 0 {
-		sb.WriteString(" " + extStalemateRemoving)
+		buf = append(buf, " "+extStalemateRemoving...)
 	}
 	if p.flags&flagBothStalemateRemoving != 0 {
-		sb.WriteString(" " + extBothStalemateRemoving)
+		buf = append(buf, " "+extBothStalemateRemoving...)
 	}
-	return sb.String()
+	return string(buf)
 }
 
 // ParseFEN reads a position string for the given rules. Both square dialects
