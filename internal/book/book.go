@@ -170,18 +170,29 @@ func Pick(e Entry, variety int, allowed []position.Move, rng *rand.Rand) (Action
 // Put stores the entry of p (actions in p's orientation, best first); it
 // replaces an earlier entry of the same position.
 func (b *Book) Put(p *position.Position, e Entry) error {
+	ce := Entry{Depth: e.Depth, Actions: slices.Clone(e.Actions)}
+	_, err := b.put(p, ce, true)
+	return err
+}
+
+// put stores e (actions in p's orientation, which it turns in place) under
+// p's canonical image; replace false refuses a position already held,
+// reporting false.
+func (b *Book) put(p *position.Position, e Entry, replace bool) (bool, error) {
 	y, c := Canonical(p)
 	k, ok := key(&c)
 	if !ok {
-		return fmt.Errorf("book: %s cannot be stored (marked points, used mills or similar state)", p.FEN())
+		return false, fmt.Errorf("book: %s cannot be stored (marked points, used mills or similar state)", p.FEN())
 	}
-	ce := Entry{Depth: e.Depth, Actions: make([]Action, len(e.Actions))}
-	for i, a := range e.Actions {
-		ce.Actions[i] = Action{Move: a.Move.Transform(y), Score: a.Score}
+	if _, held := b.entries[k]; held && !replace {
+		return false, nil
 	}
-	b.entries[k] = ce
+	for i := range e.Actions {
+		e.Actions[i].Move = e.Actions[i].Move.Transform(y)
+	}
+	b.entries[k] = e
 	b.fens[k] = c.FEN()
-	return nil
+	return true, nil
 }
 
 // Has reports whether the book holds p.
@@ -351,26 +362,34 @@ func parseDiff(diff string) (rules.Rules, error) {
 
 // parseLine reads one position line into the book.
 func (b *Book) parseLine(line string) error {
-	f := strings.Split(line, "\t")
-	if len(f) != 3 {
-		return fmt.Errorf("want FEN, depth and actions separated by tabs, got %d fields", len(f))
+	fen, rest, ok := strings.Cut(line, "\t")
+	depthText, acts, ok2 := strings.Cut(rest, "\t")
+	if !ok || !ok2 || strings.Contains(acts, "\t") {
+		return fmt.Errorf("want FEN, depth and actions separated by tabs, got %d fields", strings.Count(line, "\t")+1)
 	}
-	p, err := position.ParseFEN(&b.Rules, f[0])
+	p, err := position.ParseFEN(&b.Rules, fen)
 	if err != nil {
 		return err
 	}
-	d, ok := strings.CutPrefix(f[1], "depth ")
+	d, ok := strings.CutPrefix(depthText, "depth ")
 	depth, err := strconv.Atoi(d)
 	if !ok || err != nil || depth < 1 || depth > 255 {
-		return fmt.Errorf("%q: want depth 1..255", trim(f[1]))
+		return fmt.Errorf("%q: want depth 1..255", trim(depthText))
 	}
-	toks := strings.Fields(f[2])
+	toks := strings.Fields(acts)
 	if len(toks) == 0 || len(toks)%2 != 0 {
-		return fmt.Errorf("%q: want one or more pairs of action and score", trim(f[2]))
+		return fmt.Errorf("%q: want one or more pairs of action and score", trim(acts))
 	}
-	e := Entry{Depth: depth}
+	// The legal actions are generated once per line, not once per action:
+	// a shipped book of ninety thousand lines is read at every start.
+	var legal movegen.MoveList
+	movegen.Generate(&b.Rules, &p, &legal)
+	e := Entry{Depth: depth, Actions: make([]Action, 0, len(toks)/2)}
 	for i := 0; i < len(toks); i += 2 {
-		m, err := movegen.ParseLegal(&b.Rules, &p, toks[i])
+		m, err := position.ParseMove(toks[i])
+		if err == nil && !legal.Contains(m) {
+			_, err = movegen.ParseLegal(&b.Rules, &p, toks[i]) // says why not
+		}
 		if err != nil {
 			return err
 		}
@@ -386,10 +405,11 @@ func (b *Book) parseLine(line string) error {
 		}
 		e.Actions = append(e.Actions, Action{Move: m, Score: sc})
 	}
-	if b.Has(&p) {
-		return fmt.Errorf("%s: the position (or a symmetric image) is listed twice", f[0])
+	stored, err := b.put(&p, e, false)
+	if err == nil && !stored {
+		err = fmt.Errorf("%s: the position (or a symmetric image) is listed twice", fen)
 	}
-	return b.Put(&p, e)
+	return err
 }
 
 // trim shortens a quoted piece of bad input for an error message.
