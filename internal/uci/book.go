@@ -44,9 +44,9 @@ func (s *session) openBook(value string) error {
 	case "":
 		return nil
 	case book.Builtin:
-		// Reading the shipped book takes tens of milliseconds: it is read
-		// off the loop, so uciok and readyok do not wait for it, and taken
-		// at the first look-up (bookEntry).
+		// Reading the shipped book takes a few tenths of a second: it is
+		// read off the loop, so uciok does not wait for it, and taken at
+		// the next isready or book look-up (awaitBook).
 		go book.Default() // its error, if any, is seen at the look-up
 		return nil
 	default:
@@ -60,16 +60,25 @@ func (s *session) openBook(value string) error {
 	return nil
 }
 
+// awaitBook takes the shipped book into use once its background read is
+// done, waiting for it if need be. isready calls it too: isready is the
+// protocol's point for a GUI to wait out slow set-up, so the first go of a
+// game under a move time is not the one that pays for the read.
+func (s *session) awaitBook() {
+	if s.book != nil || s.bookPath != book.Builtin {
+		return
+	}
+	b, err := book.Default()
+	if err != nil {
+		s.bookPath, s.bookNote = "", fmt.Sprintf("option Book: %v; no book is used", err)
+		return
+	}
+	s.book = b
+}
+
 // bookEntry returns the book's entry for the current position, if any.
 func (s *session) bookEntry(g *position.Game) (book.Entry, bool) {
-	if s.book == nil && s.bookPath == book.Builtin {
-		b, err := book.Default()
-		if err != nil {
-			s.bookPath, s.bookNote = "", fmt.Sprintf("option Book: %v; no book is used", err)
-			return book.Entry{}, false
-		}
-		s.book = b
-	}
+	s.awaitBook()
 	if s.book == nil {
 		return book.Entry{}, false
 	}

@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,5 +135,30 @@ func TestBookOption(t *testing.T) {
 	h.send("setoption name Book value <empty>", "go depth 1")
 	if lines := h.until("bestmove"); strings.Contains(strings.Join(lines, "\n"), "book") {
 		t.Fatalf("<empty> still uses a book: %q", lines)
+	}
+}
+
+// The shipped book is read off the loop at start-up; isready, the
+// protocol's point to wait out set-up, answers only once it is in use, so
+// a game's first go does not pay for the read.
+func TestIsreadyWaitsForTheBuiltinBook(t *testing.T) {
+	cfg, err := bookConfig(book.Builtin).withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Engine = &fakeEngine{}
+	w := newWriter(io.Discard, cfg.Log)
+	t.Cleanup(w.close)
+	s := newSession(cfg, w)
+	if s.bookPath != book.Builtin {
+		t.Fatalf("Book %q at start", s.bookPath)
+	}
+	s.handleLine(inputLine{text: "isready"})
+	want, err := book.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.book != want || s.bookNote != "" {
+		t.Fatalf("after isready the session's book is %p (note %q), want the shipped book %p", s.book, s.bookNote, want)
 	}
 }

@@ -34,6 +34,7 @@ func (s *session) handleLine(l inputLine) (quit bool) {
 			s.printf("%s", line)
 		}
 	case "isready":
+		s.awaitBook()
 		s.printf("readyok")
 	case "ucinewgame", "uginewgame":
 		err = s.cmdNewGame(args)
