@@ -137,19 +137,7 @@ func sortMismatches(ms []Mismatch) {
 // appendFEN appends the FEN of the moving-phase position with White (to
 // move) on mover and Black on other.
 func appendFEN(b []byte, mover, other bb.Bitboard) []byte {
-	for s := bb.Square(0); s < bb.NumSquares; s++ {
-		if s > 0 && s%8 == 0 {
-			b = append(b, '/')
-		}
-		switch {
-		case mover.Has(s):
-			b = append(b, 'O')
-		case other.Has(s):
-			b = append(b, '@')
-		default:
-			b = append(b, '*')
-		}
-	}
+	b = position.AppendBoard(b, mover, other, 0)
 	b = append(b, " w m s "...)
 	b = strconv.AppendInt(b, int64(mover.Count()), 10)
 	b = append(b, " 0 "...)

@@ -46,15 +46,31 @@ func (p *Position) PointChar(s bb.Square) byte {
 	return '*'
 }
 
-// FEN returns the position string (rules.md §5) with Sanmill square numbers.
-func (p *Position) FEN() string {
-	buf := make([]byte, 0, 96)
+// AppendBoard appends the board field of a FEN (rules.md §5) for the given
+// sets: three rings of eight points, O white, @ black, X marked, * empty.
+// The endgame tables and tests write FENs of bare piece sets with it.
+func AppendBoard(b []byte, white, black, marked bb.Bitboard) []byte {
 	for s := bb.Square(0); s < bb.NumSquares; s++ {
 		if s > 0 && s%8 == 0 {
-			buf = append(buf, '/')
+			b = append(b, '/')
 		}
-		buf = append(buf, p.PointChar(s))
+		switch {
+		case white.Has(s):
+			b = append(b, 'O')
+		case black.Has(s):
+			b = append(b, '@')
+		case marked.Has(s):
+			b = append(b, 'X')
+		default:
+			b = append(b, '*')
+		}
 	}
+	return b
+}
+
+// FEN returns the position string (rules.md §5) with Sanmill square numbers.
+func (p *Position) FEN() string {
+	buf := AppendBoard(make([]byte, 0, 96), p.pieces[White], p.pieces[Black], p.marked)
 	buf = append(buf, ' ', "wb"[p.side], ' ', "pmo"[p.phase], ' ', "psr"[p.action])
 	sq := func(s bb.Square) int64 {
 		if s == bb.NoSquare {

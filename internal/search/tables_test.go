@@ -75,21 +75,7 @@ func sampleTablePositions(t *testing.T, tb *egtb.Tables, n, longWin int, rng *ra
 }
 
 func setsFEN(white, black bb.Bitboard) string {
-	b := make([]byte, 0, 26)
-	for s := bb.Square(0); s < bb.NumSquares; s++ {
-		if s > 0 && s%8 == 0 {
-			b = append(b, '/')
-		}
-		switch {
-		case white.Has(s):
-			b = append(b, 'O')
-		case black.Has(s):
-			b = append(b, '@')
-		default:
-			b = append(b, '*')
-		}
-	}
-	return string(b)
+	return string(position.AppendBoard(nil, white, black, 0))
 }
 
 // TestTablePlay: from table positions the engine converts every win and holds
