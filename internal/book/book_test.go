@@ -317,8 +317,8 @@ func TestDistinct(t *testing.T) {
 }
 
 // TestBuiltinBook: the shipped book is Nine Men's Morris's, holds every
-// position of the book tree of its first seven plies (a build over it with
-// seven plies has nothing left to search) at the depths make book gives
+// position of the book tree of its first eight plies (a build over it with
+// eight plies has nothing left to search) at the depths make book gives
 // them, and its start entry is exact.
 func TestBuiltinBook(t *testing.T) {
 	b, err := Default()
@@ -326,7 +326,7 @@ func TestBuiltinBook(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rules.Default()
-	if !b.Matches(&r) || b.Len() != 10755 {
+	if !b.Matches(&r) || b.Len() != 89814 {
 		t.Fatalf("builtin book: %d positions, matches the standard rules %v", b.Len(), b.Matches(&r))
 	}
 	start := position.New(&r)
@@ -338,18 +338,18 @@ func TestBuiltinBook(t *testing.T) {
 	if err := os.WriteFile(out, []byte(builtinText), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := BuildConfig{Rules: r, Preset: "nine-mens-morris", Plies: 7, Depth: 1, Actions: DefaultActions,
+	cfg := BuildConfig{Rules: r, Preset: "nine-mens-morris", Plies: 8, Depth: 1, Actions: DefaultActions,
 		Variety: DefaultVariety, Workers: 1, HashMB: 1, Out: out}
 	st, err := Build(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Searched != 0 || !slices.Equal(st.PerPly, []int{1, 4, 9, 148, 226, 4592, 5713}) {
-		t.Fatalf("a seven-ply build over the shipped book searched %d positions; tree by ply %v", st.Searched, st.PerPly)
+	if st.Searched != 0 || !slices.Equal(st.PerPly, []int{1, 4, 9, 148, 226, 4592, 5713, 79121}) {
+		t.Fatalf("an eight-ply build over the shipped book searched %d positions; tree by ply %v", st.Searched, st.PerPly)
 	}
 	depths := map[int]int{}
 	b.Each(func(_ string, _ int, e Entry) { depths[e.Depth]++ })
-	if depths[14] != 162 || depths[12] != 4818 || depths[10] != 5775 || len(depths) != 3 {
+	if depths[14] != 162 || depths[12] != 4818 || depths[10] != 84834 || len(depths) != 3 {
 		t.Fatalf("depths %v", depths)
 	}
 }
