@@ -35,12 +35,17 @@ func fieldErr(n int, val string, format string, args ...any) error {
 // PointChar returns the FEN character of the point s: O white, @ black,
 // X marked, * empty.
 func (p *Position) PointChar(s bb.Square) byte {
+	return pointChar(s, p.pieces[White], p.pieces[Black], p.marked)
+}
+
+// pointChar is the FEN character of the point s for the given sets.
+func pointChar(s bb.Square, white, black, marked bb.Bitboard) byte {
 	switch {
-	case p.pieces[White].Has(s):
+	case white.Has(s):
 		return 'O'
-	case p.pieces[Black].Has(s):
+	case black.Has(s):
 		return '@'
-	case p.marked.Has(s):
+	case marked.Has(s):
 		return 'X'
 	}
 	return '*'
@@ -54,16 +59,7 @@ func AppendBoard(b []byte, white, black, marked bb.Bitboard) []byte {
 		if s > 0 && s%8 == 0 {
 			b = append(b, '/')
 		}
-		switch {
-		case white.Has(s):
-			b = append(b, 'O')
-		case black.Has(s):
-			b = append(b, '@')
-		case marked.Has(s):
-			b = append(b, 'X')
-		default:
-			b = append(b, '*')
-		}
+		b = append(b, pointChar(s, white, black, marked))
 	}
 	return b
 }
@@ -72,26 +68,31 @@ func AppendBoard(b []byte, white, black, marked bb.Bitboard) []byte {
 func (p *Position) FEN() string {
 	buf := AppendBoard(make([]byte, 0, 96), p.pieces[White], p.pieces[Black], p.marked)
 	buf = append(buf, ' ', "wb"[p.side], ' ', "pmo"[p.phase], ' ', "psr"[p.action])
-	sq := func(s bb.Square) int64 {
+	// The numbers are appended with strconv rather than fmt: book loading
+	// writes a FEN per position, and fmt was a sixth of its time.
+	num := func(n int) { buf = strconv.AppendInt(append(buf, ' '), int64(n), 10) }
+	sq := func(s bb.Square) {
 		if s == bb.NoSquare {
-			return 0
+			num(0)
+		} else {
+			num(s.Sanmill())
 		}
-		return int64(s.Sanmill())
 	}
-	// The numeric fields are appended with strconv rather than fmt: book
-	// loading writes a FEN per position, and fmt was a sixth of its time.
-	for _, n := range [...]int64{
-		int64(p.pieces[White].Count()), int64(p.inHand[White]), int64(p.pieces[Black].Count()), int64(p.inHand[Black]),
-		int64(p.pending[White]), int64(p.pending[Black]), // negative: own pieces to remove
-		sq(p.millFrom[White]), sq(p.millTo[White]), sq(p.millFrom[Black]), sq(p.millTo[Black]),
-	} {
-		buf = strconv.AppendInt(append(buf, ' '), n, 10)
-	}
+	num(p.pieces[White].Count())
+	num(int(p.inHand[White]))
+	num(p.pieces[Black].Count())
+	num(int(p.inHand[Black]))
+	num(int(p.pending[White])) // negative: own pieces to remove
+	num(int(p.pending[Black]))
+	sq(p.millFrom[White])
+	sq(p.millTo[White])
+	sq(p.millFrom[Black])
+	sq(p.millTo[Black])
+	// The used mills take up to 64 bits: unsigned.
 	mills := uint64(p.formed[White])<<(32+bb.SanmillOffset) | uint64(p.formed[Black])<<bb.SanmillOffset
 	buf = strconv.AppendUint(append(buf, ' '), mills, 10)
-	for _, n := range [...]int{int(p.rule50), p.FullMove()} {
-		buf = strconv.AppendInt(append(buf, ' '), int64(n), 10)
-	}
+	num(int(p.rule50))
+	num(p.FullMove())
 	if p.flags&flagStalemateRemoving != 0 {
 		buf = append(buf, " "+extStalemateRemoving...)
 	}
