@@ -170,29 +170,25 @@ func Pick(e Entry, variety int, allowed []position.Move, rng *rand.Rand) (Action
 // Put stores the entry of p (actions in p's orientation, best first); it
 // replaces an earlier entry of the same position.
 func (b *Book) Put(p *position.Position, e Entry) error {
-	ce := Entry{Depth: e.Depth, Actions: slices.Clone(e.Actions)}
-	_, err := b.put(p, ce, true)
+	_, err := b.put(p, Entry{Depth: e.Depth, Actions: slices.Clone(e.Actions)})
 	return err
 }
 
 // put stores e (actions in p's orientation, which it turns in place) under
-// p's canonical image; replace false refuses a position already held,
-// reporting false.
-func (b *Book) put(p *position.Position, e Entry, replace bool) (bool, error) {
+// p's canonical image and reports whether it replaced an entry held there.
+func (b *Book) put(p *position.Position, e Entry) (replaced bool, err error) {
 	y, c := Canonical(p)
 	k, ok := key(&c)
 	if !ok {
 		return false, fmt.Errorf("book: %s cannot be stored (marked points, used mills or similar state)", p.FEN())
 	}
-	if _, held := b.entries[k]; held && !replace {
-		return false, nil
-	}
+	_, replaced = b.entries[k]
 	for i := range e.Actions {
 		e.Actions[i].Move = e.Actions[i].Move.Transform(y)
 	}
 	b.entries[k] = e
 	b.fens[k] = c.FEN()
-	return true, nil
+	return replaced, nil
 }
 
 // Has reports whether the book holds p.
@@ -405,8 +401,10 @@ func (b *Book) parseLine(line string) error {
 		}
 		e.Actions = append(e.Actions, Action{Move: m, Score: sc})
 	}
-	stored, err := b.put(&p, e, false)
-	if err == nil && !stored {
+	// A repeated position fails the whole read (Read returns no book), so
+	// the entry it replaced does not matter.
+	replaced, err := b.put(&p, e)
+	if err == nil && replaced {
 		err = fmt.Errorf("%s: the position (or a symmetric image) is listed twice", fen)
 	}
 	return err
