@@ -1,7 +1,6 @@
 package uci
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,14 +141,7 @@ func TestBookOption(t *testing.T) {
 // protocol's point to wait out set-up, answers only once it is in use, so
 // a game's first go does not pay for the read.
 func TestIsreadyWaitsForTheBuiltinBook(t *testing.T) {
-	cfg, err := bookConfig(book.Builtin).withDefaults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Engine = &fakeEngine{}
-	w := newWriter(io.Discard, cfg.Log)
-	t.Cleanup(w.close)
-	s := newSession(cfg, w)
+	s, _ := newTestSessionWith(t, bookConfig(book.Builtin))
 	if s.bookPath != book.Builtin {
 		t.Fatalf("Book %q at start", s.bookPath)
 	}

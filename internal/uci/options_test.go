@@ -14,7 +14,13 @@ import (
 // newTestSession returns a session on a fake engine whose output is dropped.
 func newTestSession(t *testing.T) (*session, *fakeEngine) {
 	t.Helper()
-	cfg, err := testConfig().withDefaults()
+	return newTestSessionWith(t, testConfig())
+}
+
+// newTestSessionWith is newTestSession with the start-up configuration c.
+func newTestSessionWith(t *testing.T, c Config) (*session, *fakeEngine) {
+	t.Helper()
+	cfg, err := c.withDefaults()
 	if err != nil {
 		t.Fatal(err)
 	}
