@@ -896,6 +896,15 @@ func TestBrowser(t *testing.T) {
 		if n := eval[int](b, `document.querySelectorAll('#pvs li').length`); n != 3 {
 			t.Fatalf("%d lines shown", n)
 		}
+		// A line keeps its item while the engine deepens it: an item rebuilt
+		// on each info line can vanish between a click's press and release
+		// (and did, under load, between this test's query and its click).
+		b.js(`document.querySelector('#pvs li[data-k="1"]').dataset.mark = 'kept'`)
+		d0 := s.Analysis.Depth
+		s = b.waitFor("a deeper search", func(s snapshot) bool { return s.Analysis.Depth > d0 && len(s.Analysis.Lines) == 3 })
+		if m := eval[string](b, `document.querySelector('#pvs li[data-k="1"]').dataset.mark || 'replaced'`); m != "kept" {
+			t.Fatalf("the second line's item was %s as the search went from depth %d to %d", m, d0, s.Analysis.Depth)
+		}
 		if d := b.text("an-depth"); !strings.HasPrefix(d, fmt.Sprint(s.Analysis.Depth)) && d == "–" {
 			t.Fatalf("depth shown %q", d)
 		}

@@ -1202,6 +1202,39 @@ function scoreText(info) {
   return (v > 0 ? '+' : '') + v.toFixed(2);
 }
 
+// renderLines shows the analysis lines. Each line keeps its list item from
+// one info line to the next, only its text changing: the engine sends
+// several lines a second, and an item rebuilt under the pointer would
+// swallow the click of a person choosing a line to preview.
+function renderLines(lines) {
+  const ol = $('pvs');
+  const shown = lines.map((l, k) => (l && k < S.multipv ? k : -1)).filter((k) => k >= 0);
+  for (const li of [...ol.children]) {
+    if (!shown.includes(Number(li.dataset.k))) li.remove();
+  }
+  let prev = null;
+  for (const k of shown) {
+    const l = lines[k];
+    let li = ol.querySelector(`li[data-k="${k}"]`);
+    if (!li) {
+      li = document.createElement('li');
+      li.dataset.k = String(k);
+      const sc = document.createElement('span');
+      sc.className = 'score';
+      li.append(sc, document.createTextNode(''));
+      li.onclick = () => previewLine(k);
+    }
+    if (li.previousElementSibling !== prev || li.parentNode !== ol) {
+      if (prev) prev.after(li);
+      else ol.prepend(li);
+    }
+    li.classList.toggle('active', !!(S.preview && S.preview.k === k));
+    li.firstChild.textContent = scoreText(l);
+    li.lastChild.textContent = (l.pv || []).join(' ');
+    prev = li;
+  }
+}
+
 function renderAnalysis() {
   const a = S.analysis;
   const info = a.info;
@@ -1209,20 +1242,7 @@ function renderAnalysis() {
   $('an-score').textContent = scoreText(info);
   $('an-nps').textContent = info && info.nps !== undefined ? info.nps.toLocaleString('en-US') : '–';
   $('an-hash').textContent = info && info.hashfull !== undefined ? `${(info.hashfull / 10).toFixed(1)}%` : '–';
-  const ol = $('pvs');
-  ol.textContent = '';
-  a.lines.forEach((l, k) => {
-    if (!l || k >= S.multipv) return;
-    const li = document.createElement('li');
-    li.dataset.k = String(k);
-    li.classList.toggle('active', !!(S.preview && S.preview.k === k));
-    const sc = document.createElement('span');
-    sc.className = 'score';
-    sc.textContent = scoreText(l);
-    li.append(sc, (l.pv || []).join(' '));
-    li.onclick = () => previewLine(k);
-    ol.append(li);
-  });
+  renderLines(a.lines);
   // The bar shows White's view; scores are the side to move's.
   const bar = $('evalbar');
   const fill = $('evalfill');
