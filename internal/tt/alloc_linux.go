@@ -28,8 +28,8 @@ func allocBuckets(n int) (b []bucket, free func(), populated bool, err error) {
 		off = int(hugePage - r)
 	}
 	aligned := mem[off : off+size]
-	_ = syscall.Madvise(aligned, 14)                  // MADV_HUGEPAGE; ignored where unsupported
-	switch err := syscall.Madvise(aligned, 23); err { // MADV_POPULATE_WRITE
+	_ = syscall.Madvise(aligned, 14) // MADV_HUGEPAGE; ignored where unsupported
+	switch err := populate(aligned); err {
 	case nil:
 		populated = true
 	case syscall.ENOMEM, syscall.EFAULT:
@@ -38,4 +38,25 @@ func allocBuckets(n int) (b []bucket, free func(), populated bool, err error) {
 	}
 	b = unsafe.Slice((*bucket)(unsafe.Pointer(&aligned[0])), n)
 	return b, func() { _ = syscall.Munmap(mem) }, populated, nil
+}
+
+// populateChunk is how much memory one MADV_POPULATE_WRITE call faults in.
+// The kernel holds the process's memory-map lock for the whole call; any
+// thread that maps memory meanwhile (the Go runtime growing its heap or a
+// stack) waits for it, and every later page fault waits behind that thread.
+// One call over a whole 1 GB table froze the process, protocol loop
+// included, for as long as the population took (up to 2 s when the kernel
+// had to find the huge pages); a call per 8 MB lets them through between
+// calls (BenchmarkResizeStall: worst gap 2076 ms before, 83 ms after).
+const populateChunk = 4 * hugePage
+
+// populate faults in every page of mem, chunk by chunk (MADV_POPULATE_WRITE,
+// Linux 5.14+); it returns the first error.
+func populate(mem []byte) error {
+	for lo := 0; lo < len(mem); lo += populateChunk {
+		if err := syscall.Madvise(mem[lo:min(lo+populateChunk, len(mem))], 23); err != nil {
+			return err
+		}
+	}
+	return nil
 }

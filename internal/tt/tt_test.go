@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/millengine/millengine/internal/bitboard"
@@ -210,4 +211,54 @@ func TestResizeBeyondMemory(t *testing.T) {
 	if _, err := New(huge); err == nil || tab == nil {
 		t.Fatalf("New(%d MB): %v", huge, err)
 	}
+}
+
+// BenchmarkResizeStall measures how long the rest of the process can be held
+// up while a 1 GB table is allocated: a goroutine that allocates and sleeps
+// 1 ms in a loop (as the protocol loop and the runtime do) reports its
+// longest gap as worst-gap-ms. One b.N step is one resize from 64 MB.
+func BenchmarkResizeStall(b *testing.B) {
+	var worst time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		t, err := New(64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		stop, gap := make(chan struct{}), make(chan time.Duration)
+		go func() {
+			var w time.Duration
+			var keep [][]byte
+			last := time.Now()
+			for {
+				select {
+				case <-stop:
+					gap <- w
+					return
+				default:
+				}
+				keep = append(keep, make([]byte, 64<<10))
+				if len(keep) > 256 {
+					keep = keep[:0]
+				}
+				time.Sleep(time.Millisecond)
+				now := time.Now()
+				w = max(w, now.Sub(last))
+				last = now
+			}
+		}()
+		time.Sleep(10 * time.Millisecond)
+		b.StartTimer()
+		if err := t.Resize(1024); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		close(stop)
+		worst = max(worst, <-gap)
+		if err := t.Resize(1); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-gap-ms")
 }
