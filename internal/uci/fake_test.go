@@ -29,6 +29,8 @@ type fakeEngine struct {
 	// search runs in Search; nil means "report depth 1 and return the first
 	// legal move at once".
 	search func(f *fakeEngine, g *position.Game, lim search.Limits, report func(search.Info)) search.Result
+	// setHash runs in SetHash after it is recorded; nil means "done at once".
+	setHash func(mb int) error
 }
 
 func (f *fakeEngine) record(c string) {
@@ -66,7 +68,13 @@ func (f *fakeEngine) SetOptions(o search.Options) {
 	defer f.mu.Unlock()
 	f.opts = o
 }
-func (f *fakeEngine) SetHash(mb int) error   { f.record("SetHash"); return nil }
+func (f *fakeEngine) SetHash(mb int) error {
+	f.record("SetHash")
+	if f.setHash != nil {
+		return f.setHash(mb)
+	}
+	return nil
+}
 func (f *fakeEngine) ClearHash()             { f.record("ClearHash") }
 func (f *fakeEngine) SetTables(*egtb.Tables) {}
 func (f *fakeEngine) NewGame()               { f.record("NewGame") }
