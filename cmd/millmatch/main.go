@@ -101,7 +101,8 @@ Engines are numbered from 1 in the order of --engine; per-engine flags take
 
 SIGINT (Ctrl-C) or SIGTERM stops the match: games in progress are dropped,
 the summary of the finished ones is printed, and the exit status is 130 or
-143; a second signal ends millmatch at once. Exit status 1: the match could
+143; a second signal ends millmatch at once. The same command line with
+--resume goes on with the match whose games --out holds. Exit status 1: the match could
 not run (an engine does not start, cannot play the variant or refuses an
 option); 2: a bad command line.
 
@@ -123,6 +124,7 @@ type options struct {
 	seed, nodes                   uint64
 	startup                       time.Duration
 	debug, engineStderr, quiet    bool
+	resume                        bool
 	version                       bool
 	movetimeSet                   bool // --movetime was given (0 is then refused, not the default)
 }
@@ -149,6 +151,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	fs.IntVarP(&o.concurrency, "concurrency", "c", 1, "games played at once (each with its own engine processes)")
 	fs.StringVar(&o.sprt, "sprt", "", `"elo0,elo1[,alpha,beta]": stop when the SPRT decides (logistic Elo, trinomial; alpha=beta=0.05)`)
 	fs.StringVarP(&o.out, "out", "o", "", "write every game as a JSON line to this file")
+	fs.BoolVar(&o.resume, "resume", false, "go on with the match whose games --out holds (same command line, --seed included): count them and play the rest, appending")
 	fs.DurationVar(&o.startup, "startup-timeout", 10*time.Second, "how long an engine may take for uciok and readyok")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no line per finished game, only the final report")
 	fs.BoolVar(&o.engineStderr, "engine-stderr", false, "pass the engines' stderr through (default: discarded)")
@@ -197,9 +200,9 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		cfg.Live = stdout
 	}
 	if o.out != "" {
-		f, err := os.Create(o.out)
+		f, err := openRecords(o.out, o.resume, &cfg, cfg.Log)
 		if err != nil {
-			fmt.Fprintf(stderr, "millmatch: --out: %v\n", err)
+			fmt.Fprintf(stderr, "millmatch: %v\n", err)
 			return exitFailure
 		}
 		defer f.Close()
@@ -217,6 +220,9 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  openings: %d random of %d actions, seed %d\n", len(cfg.Openings), o.randomOpenings, seed)
 	default:
 		fmt.Fprintln(stdout, "  openings: the start position")
+	}
+	if o.resume {
+		fmt.Fprintf(stdout, "  resumed: %d games already in %s\n", len(cfg.Done), o.out)
 	}
 
 	sum, err := match.Run(ctx, cfg)
@@ -252,6 +258,9 @@ func (o *options) config() (match.Config, uint64, error) {
 	var cfg match.Config
 	if len(o.engines) < 2 {
 		return cfg, 0, fmt.Errorf("need at least two --engine flags, got %d", len(o.engines))
+	}
+	if o.resume && o.out == "" {
+		return cfg, 0, errors.New("--resume needs --out, the file of the games to go on from")
 	}
 	preset, ok := rules.PresetByName(o.variant)
 	if !ok {
@@ -447,6 +456,46 @@ func parseSPRT(s string) (match.SPRT, error) {
 		return sp, fmt.Errorf("--sprt %q: %w", s, err)
 	}
 	return sp, nil
+}
+
+// openRecords opens the file the games are written to. A new match
+// creates it afresh. With resume, the games it holds become cfg.Done and
+// new games are appended; a file that does not exist yet starts the match.
+// The file is left as it was when its games are not of this match (another
+// command line); a last line cut off when the earlier run was killed is
+// dropped, with a warning.
+func openRecords(path string, resume bool, cfg *match.Config, log zerolog.Logger) (*os.File, error) {
+	if !resume {
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, fmt.Errorf("--out: %w", err)
+		}
+		return f, nil
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	recs, complete, err := match.ReadRecords(f)
+	if err == nil {
+		cfg.Done = recs
+		err = cfg.Validate()
+	}
+	var size int64
+	if err == nil {
+		size, err = f.Seek(0, io.SeekEnd)
+	}
+	if err == nil && size > complete {
+		log.Warn().Int64("bytes", size-complete).Msg("--resume: dropping the unfinished last line of " + path)
+		if err = f.Truncate(complete); err == nil {
+			_, err = f.Seek(complete, io.SeekStart)
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--resume: %s: %w", path, err)
+	}
+	return f, nil
 }
 
 // isTerminal reports whether w is a character device (a terminal).

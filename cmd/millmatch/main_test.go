@@ -135,6 +135,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{e, e, "--max-plies", "-1"}, "--max-plies -1: must not be negative (0: no cap)"},
 		{[]string{e, e, "--random-openings", "-1"}, "--random-openings -1: must not be negative"},
 		{[]string{e, e, "--startup-timeout", "0s"}, "--startup-timeout 0s: must be positive"},
+		{[]string{e, e, "--resume"}, "--resume needs --out, the file of the games to go on from"},
 	}
 	for _, c := range cases {
 		// --games 2: should a check be missing, the test plays two quick games, not a hundred.
@@ -328,5 +329,91 @@ func TestRunOpeningsFileAndVariant(t *testing.T) {
 	code, _, stderr = runArgs("--engine", randomEngine, "--engine", "/nonexistent/engine", "--games", "2")
 	if code != exitFailure || !strings.Contains(stderr, "/nonexistent/engine") {
 		t.Errorf("missing engine: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// An interrupted match goes on with --resume: the games already in the file
+// count, the rest are played and appended, and a line cut off by the kill is
+// dropped. The file of another match (another seed here) is refused and left
+// as it was, as is a file with a line that is not a record.
+func TestResume(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	args := []string{"--engine", randomEngine + " --seed 1", "--engine", randomEngine + " --greedy",
+		"--name", "random", "--name", "greedy", "--games", "6", "--movetime", "30", "--timemargin", "2000",
+		"--random-openings", "2", "--seed", "3", "--out", out, "-q"}
+	if code, stdout, stderr := runArgs(args...); code != exitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	full, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(full), "\n")
+	if len(lines) != 7 || lines[6] != "" {
+		t.Fatalf("%d lines in the file of a 6-game match", len(lines)-1)
+	}
+	// Killed while writing its third game.
+	kept := lines[0] + lines[1]
+	if err := os.WriteFile(out, []byte(kept+lines[2][:40]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runArgs(append(args, "--resume")...)
+	if code != exitOK || !strings.Contains(stdout, "  resumed: 2 games already in "+out+"\n") ||
+		!strings.Contains(stdout, "6 of 6 games played (2 by an earlier run)") ||
+		!strings.Contains(stderr, "--resume: dropping the unfinished last line of "+out) {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(got), kept) {
+		t.Fatalf("the earlier games were rewritten:\n%s", got)
+	}
+	// Every game once, and the score counts the earlier games with the new.
+	recs, complete, err := match.ReadRecords(bytes.NewReader(got))
+	if err != nil || complete != int64(len(got)) || len(recs) != 6 {
+		t.Fatalf("%d records (%d of %d bytes), %v", len(recs), complete, len(got), err)
+	}
+	seen := map[int]bool{}
+	var w, l, d int
+	for _, r := range recs {
+		seen[r.Game] = true
+		switch r.Winner {
+		case "random":
+			w++
+		case "greedy":
+			l++
+		default:
+			d++
+		}
+	}
+	if len(seen) != 6 {
+		t.Fatalf("games %v", seen)
+	}
+	if want := fmt.Sprintf("Score of random vs greedy: %d - %d - %d ", w, l, d); !strings.Contains(stdout, want) {
+		t.Fatalf("want %q in:\n%s", want, stdout)
+	}
+	// Another match's file is not touched.
+	other := append([]string{}, args...)
+	other[len(other)-4] = "4" // --seed 4
+	code, stdout, stderr = runArgs(append(other, "--resume")...)
+	if code != exitFailure || stdout != "" || !strings.HasPrefix(stderr, "millmatch: --resume: "+out+": match: earlier game ") ||
+		!strings.Contains(stderr, "not the same match") {
+		t.Fatalf("other seed: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if now, _ := os.ReadFile(out); !bytes.Equal(now, got) {
+		t.Fatal("the refused resume changed the file")
+	}
+	bad := lines[0] + "{not json}\n" + lines[1]
+	if err := os.WriteFile(out, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runArgs(append(args, "--resume")...)
+	if code != exitFailure || !strings.HasPrefix(stderr, "millmatch: --resume: "+out+": line 2: invalid character") {
+		t.Fatalf("bad line: exit %d, stderr %q", code, stderr)
+	}
+	if now, _ := os.ReadFile(out); string(now) != bad {
+		t.Fatal("the refused resume changed the file")
 	}
 }

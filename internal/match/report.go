@@ -54,6 +54,7 @@ type Summary struct {
 	TimeControl  string
 	Scheduled    int // games in the schedule
 	Played       int // games finished and counted
+	Resumed      int // of those, games an earlier run played (Config.Done)
 	Aborted      int // games stopped by an SPRT decision or an interrupt, not counted
 	Engines      []EngineTotals
 	Pairs        [][2]int // engine indices of each pairing (Pairings)
@@ -227,6 +228,9 @@ func (s *Summary) writeLive(w io.Writer, rec GameRecord) {
 // the SPRT state, a table per engine and how the games ended.
 func (s *Summary) Write(w io.Writer) {
 	fmt.Fprintf(w, "\nMatch: %s, %s, %d of %d games played", s.Variant, s.TimeControl, s.Played, s.Scheduled)
+	if s.Resumed > 0 {
+		fmt.Fprintf(w, " (%d by an earlier run)", s.Resumed)
+	}
 	if s.Aborted > 0 {
 		fmt.Fprintf(w, ", %d aborted", s.Aborted)
 	}

@@ -1,11 +1,15 @@
 package match
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,6 +33,13 @@ type Config struct {
 	SPRT           *SPRT         // stop as soon as it decides (two engines only)
 	StartupTimeout time.Duration // uci/uciok and isready/readyok
 	QuitGrace      time.Duration // how long an engine may take to exit after quit
+
+	// Done holds the games an earlier, interrupted run of this same match
+	// played (read back from its records with ReadRecords): they count in
+	// the summary and are not played again. Validate refuses a record that
+	// does not fit the schedule: other engines or colours, another opening,
+	// variant or time control means another match.
+	Done []GameRecord
 
 	Live         io.Writer      // a line per finished game; nil: none
 	Records      io.Writer      // JSON lines, one per game; nil: none
@@ -90,7 +101,48 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("match: %w", err)
 		}
 	}
+	if _, err := c.done(Schedule(len(c.Engines), c.Games, c.Openings)); err != nil {
+		return fmt.Errorf("match: %w", err)
+	}
 	return nil
+}
+
+// done checks Done against the schedule and returns the records with their
+// jobs and outcomes restored, by game number.
+func (c *Config) done(jobs []Job) (map[int]GameRecord, error) {
+	recs := make(map[int]GameRecord, len(c.Done))
+	for _, r := range c.Done {
+		if r.Game < 1 || r.Game > len(jobs) {
+			return nil, fmt.Errorf("earlier game %d: this match has games 1 to %d", r.Game, len(jobs))
+		}
+		if _, dup := recs[r.Game]; dup {
+			return nil, fmt.Errorf("earlier game %d is recorded twice", r.Game)
+		}
+		j := jobs[r.Game-1]
+		want := GameRecord{White: c.Engines[j.White].Name, Black: c.Engines[j.Black].Name, Variant: c.Variant.Key,
+			TimeControl: c.TC.String(), OpeningIndex: j.OpeningIndex + 1, OpeningFEN: j.Opening.FEN}
+		if r.White != want.White || r.Black != want.Black || r.Variant != want.Variant || r.TimeControl != want.TimeControl ||
+			r.OpeningIndex != want.OpeningIndex || r.OpeningFEN != want.OpeningFEN || !slices.Equal(r.Opening, j.Opening.Moves) {
+			return nil, fmt.Errorf("earlier game %d was %s vs %s, %s, %s, opening %d %q; this match plays it as %s vs %s, %s, %s, opening %d %q: not the same match (same engines, names, --games, openings and --seed?)",
+				r.Game, r.White, r.Black, r.Variant, r.TimeControl, r.OpeningIndex, openingText(r.OpeningFEN, r.Opening),
+				want.White, want.Black, want.Variant, want.TimeControl, want.OpeningIndex, openingText(j.Opening.FEN, j.Opening.Moves))
+		}
+		o, err := r.restoreOutcome()
+		if err != nil {
+			return nil, fmt.Errorf("earlier game %d: %w", r.Game, err)
+		}
+		r.job, r.outcome = j, o
+		recs[r.Game] = r
+	}
+	return recs, nil
+}
+
+func openingText(fen string, moves []string) string {
+	s := strings.Join(moves, " ")
+	if fen != "" {
+		s = "fen " + fen + " moves " + s
+	}
+	return s
 }
 
 // Job is one scheduled game.
@@ -159,6 +211,8 @@ type GameRecord struct {
 	Actions      PerSide[int]     `json:"actions"`
 	AvgDepth     PerSide[float64] `json:"avg_depth"`
 	AvgNPS       PerSide[float64] `json:"avg_nps"`
+	DepthN       PerSide[int]     `json:"depth_n"` // actions AvgDepth is over
+	NPSN         PerSide[int]     `json:"nps_n"`   // actions AvgNPS is over
 	WallMs       int64            `json:"wall_ms"`
 
 	job     Job
@@ -192,7 +246,66 @@ func newRecord(cfg *Config, job Job, o Outcome, wall time.Duration) GameRecord {
 	r.Actions = PerSide[int]{s[0].Actions, s[1].Actions}
 	r.AvgDepth = PerSide[float64]{avg(float64(s[0].DepthSum), s[0].DepthN), avg(float64(s[1].DepthSum), s[1].DepthN)}
 	r.AvgNPS = PerSide[float64]{avg(s[0].NPSSum, s[0].NPSN), avg(s[1].NPSSum, s[1].NPSN)}
+	r.DepthN = PerSide[int]{s[0].DepthN, s[1].DepthN}
+	r.NPSN = PerSide[int]{s[0].NPSN, s[1].NPSN}
 	return r
+}
+
+// restoreOutcome rebuilds the outcome a record was written from, as far as
+// the summary needs it. Records written before depth_n and nps_n existed
+// count every action in the means.
+func (r *GameRecord) restoreOutcome() (Outcome, error) {
+	o := Outcome{Termination: r.Termination, Reason: r.Reason, Faulty: -1, Moves: r.Moves, Plies: r.Plies, FinalFEN: r.FinalFEN}
+	switch r.Result {
+	case "1-0":
+		o.Result = position.WhiteWins
+	case "0-1":
+		o.Result = position.BlackWins
+	case "1/2-1/2":
+		o.Result = position.Draw
+	default:
+		return o, fmt.Errorf("result %q is not 1-0, 0-1 or 1/2-1/2", r.Result)
+	}
+	if r.Termination == "" || r.Termination == TermAborted {
+		return o, fmt.Errorf("termination %q is not that of a finished game", r.Termination)
+	}
+	side := func(t int64, actions int, depth, nps float64, dn, nn int) SideStats {
+		if dn == 0 && depth > 0 {
+			dn = actions
+		}
+		if nn == 0 && nps > 0 {
+			nn = actions
+		}
+		return SideStats{Actions: actions, Time: time.Duration(t) * time.Millisecond,
+			DepthSum: int64(math.Round(depth * float64(dn))), DepthN: dn, NPSSum: nps * float64(nn), NPSN: nn}
+	}
+	o.Sides[0] = side(r.TimeMs.White, r.Actions.White, r.AvgDepth.White, r.AvgNPS.White, r.DepthN.White, r.NPSN.White)
+	o.Sides[1] = side(r.TimeMs.Black, r.Actions.Black, r.AvgDepth.Black, r.AvgNPS.Black, r.DepthN.Black, r.NPSN.Black)
+	return o, nil
+}
+
+// ReadRecords reads a match's JSON-lines records, as Run writes them to
+// Config.Records, for Config.Done. A last line without its newline is the
+// game being written when the earlier run was killed: it is left out, and
+// complete is the length of the lines before it (truncate the file to it
+// before appending). Any other line that is not a record is an error.
+func ReadRecords(r io.Reader) (recs []GameRecord, complete int64, err error) {
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			return recs, complete, nil
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		var rec GameRecord
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return nil, 0, fmt.Errorf("line %d: %w", n, err)
+		}
+		recs = append(recs, rec)
+		complete += int64(len(line))
+	}
 }
 
 func avg(sum float64, n int) float64 {
@@ -236,15 +349,34 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 
 	jobs := Schedule(len(cfg.Engines), cfg.Games, cfg.Openings)
 	sum := newSummary(&cfg, ids, len(jobs))
+	done, _ := cfg.done(jobs) // checked by Validate
+	for _, j := range jobs {
+		if r, ok := done[j.Number]; ok {
+			sum.add(r)
+			sum.Resumed++
+		}
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var stop atomic.Bool // set once the SPRT has decided: no new game starts
+	if cfg.SPRT != nil && len(done) > 0 {
+		if d := cfg.SPRT.Decide(sum.Pair(0, 1)); d != Continue {
+			sum.SPRTDecision = d
+			stop.Store(true)
+		}
+	}
+	var todo []Job
+	for _, j := range jobs {
+		if _, ok := done[j.Number]; !ok {
+			todo = append(todo, j)
+		}
+	}
 
 	jobCh := make(chan Job)
 	resCh := make(chan GameRecord)
 	go func() {
 		defer close(jobCh)
-		for _, j := range jobs {
+		for _, j := range todo {
 			if stop.Load() {
 				return
 			}
@@ -256,7 +388,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 	}()
 	var wg sync.WaitGroup
-	workers := min(cfg.Concurrency, len(jobs))
+	workers := min(cfg.Concurrency, len(todo))
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(id int) {
