@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -124,8 +123,8 @@ func (c *Config) done(jobs []Job) (map[int]GameRecord, error) {
 		if r.White != want.White || r.Black != want.Black || r.Variant != want.Variant || r.TimeControl != want.TimeControl ||
 			r.OpeningIndex != want.OpeningIndex || r.OpeningFEN != want.OpeningFEN || !slices.Equal(r.Opening, j.Opening.Moves) {
 			return nil, fmt.Errorf("earlier game %d was %s vs %s, %s, %s, opening %d %q; this match plays it as %s vs %s, %s, %s, opening %d %q: not the same match (same engines, names, --games, openings and --seed?)",
-				r.Game, r.White, r.Black, r.Variant, r.TimeControl, r.OpeningIndex, openingText(r.OpeningFEN, r.Opening),
-				want.White, want.Black, want.Variant, want.TimeControl, want.OpeningIndex, openingText(j.Opening.FEN, j.Opening.Moves))
+				r.Game, r.White, r.Black, r.Variant, r.TimeControl, r.OpeningIndex, Opening{FEN: r.OpeningFEN, Moves: r.Opening},
+				want.White, want.Black, want.Variant, want.TimeControl, want.OpeningIndex, j.Opening)
 		}
 		o, err := r.restoreOutcome()
 		if err != nil {
@@ -135,14 +134,6 @@ func (c *Config) done(jobs []Job) (map[int]GameRecord, error) {
 		recs[r.Game] = r
 	}
 	return recs, nil
-}
-
-func openingText(fen string, moves []string) string {
-	s := strings.Join(moves, " ")
-	if fen != "" {
-		s = "fen " + fen + " moves " + s
-	}
-	return s
 }
 
 // Job is one scheduled game.
@@ -251,21 +242,19 @@ func newRecord(cfg *Config, job Job, o Outcome, wall time.Duration) GameRecord {
 	return r
 }
 
+// finished lists the results of a finished game.
+var finished = []position.Result{position.WhiteWins, position.BlackWins, position.Draw}
+
 // restoreOutcome rebuilds the outcome a record was written from, as far as
 // the summary needs it. Records written before depth_n and nps_n existed
 // count every action in the means.
 func (r *GameRecord) restoreOutcome() (Outcome, error) {
 	o := Outcome{Termination: r.Termination, Reason: r.Reason, Faulty: -1, Moves: r.Moves, Plies: r.Plies, FinalFEN: r.FinalFEN}
-	switch r.Result {
-	case "1-0":
-		o.Result = position.WhiteWins
-	case "0-1":
-		o.Result = position.BlackWins
-	case "1/2-1/2":
-		o.Result = position.Draw
-	default:
+	i := slices.IndexFunc(finished, func(res position.Result) bool { return ResultString(res) == r.Result })
+	if i < 0 {
 		return o, fmt.Errorf("result %q is not 1-0, 0-1 or 1/2-1/2", r.Result)
 	}
+	o.Result = finished[i]
 	if r.Termination == "" || r.Termination == TermAborted {
 		return o, fmt.Errorf("termination %q is not that of a finished game", r.Termination)
 	}
@@ -350,10 +339,13 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	jobs := Schedule(len(cfg.Engines), cfg.Games, cfg.Openings)
 	sum := newSummary(&cfg, ids, len(jobs))
 	done, _ := cfg.done(jobs) // checked by Validate
+	var todo []Job
 	for _, j := range jobs {
 		if r, ok := done[j.Number]; ok {
 			sum.add(r)
 			sum.Resumed++
+		} else {
+			todo = append(todo, j)
 		}
 	}
 	runCtx, cancel := context.WithCancel(ctx)
@@ -363,12 +355,6 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		if d := cfg.SPRT.Decide(sum.Pair(0, 1)); d != Continue {
 			sum.SPRTDecision = d
 			stop.Store(true)
-		}
-	}
-	var todo []Job
-	for _, j := range jobs {
-		if _, ok := done[j.Number]; !ok {
-			todo = append(todo, j)
 		}
 	}
 
