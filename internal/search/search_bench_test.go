@@ -20,9 +20,12 @@ func benchWorker(b *testing.B, g *position.Game, hashMB int) *worker {
 	return w
 }
 
-func benchSearch(b *testing.B, g *position.Game, depth, hashMB int, noPrefetch bool) {
+func benchSearch(b *testing.B, g *position.Game, depth, hashMB int, noPrefetch, noEvalCache bool) {
 	w := benchWorker(b, g, hashMB)
 	w.benchNoPrefetch = noPrefetch
+	if noEvalCache {
+		w.evals = nil
+	}
 	var nodes uint64
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -32,6 +35,7 @@ func benchSearch(b *testing.B, g *position.Game, depth, hashMB int, noPrefetch b
 		w.hist.Clear()
 		w.killers = [MaxPly + 2][2]position.Move{}
 		w.nodes = 0
+		w.evals.clear()
 		b.StartTimer()
 		for d := 1; d <= depth; d++ {
 			w.search(0, -ValueInfinite, ValueInfinite, d)
@@ -74,9 +78,29 @@ func BenchmarkSearch(b *testing.B) {
 		for _, mb := range []int{16, 256} {
 			for _, pf := range []string{"on", "off"} {
 				b.Run(fmt.Sprintf("pos=%s/hash=%dMB/prefetch=%s", c.name, mb, pf), func(b *testing.B) {
-					benchSearch(b, c.game(b), c.depth, mb, pf == "off")
+					benchSearch(b, c.game(b), c.depth, mb, pf == "off", false)
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkEvalCache runs BenchmarkSearch's searches (16 MB table, prefetch
+// on) with and without the workers' evaluation cache; the node counts are
+// equal, so `benchstat -col /evalcache` gives the time the cache saves.
+func BenchmarkEvalCache(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		game  func(*testing.B) *position.Game
+		depth int
+	}{
+		{"start", func(*testing.B) *position.Game { return startGame() }, 9},
+		{"moving", movingGame, 13},
+	} {
+		for _, ec := range []string{"on", "off"} {
+			b.Run(fmt.Sprintf("pos=%s/evalcache=%s", c.name, ec), func(b *testing.B) {
+				benchSearch(b, c.game(b), c.depth, 16, false, ec == "off")
+			})
 		}
 	}
 }

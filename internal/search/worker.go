@@ -92,10 +92,12 @@ type worker struct {
 
 	// benchNoPrefetch is a benchmark hook: do not prefetch the child's bucket.
 	benchNoPrefetch bool
+
+	evals *evalCache // this worker's evaluations of late (cleared by start)
 }
 
 func newWorker(e *Engine, id int) *worker {
-	return &worker{id: id, e: e, keys: make([]uint32, 0, 1024)}
+	return &worker{id: id, e: e, keys: make([]uint32, 0, 1024), evals: new(evalCache)}
 }
 
 // start readies the worker for the search s of g's position, with the root
@@ -107,6 +109,7 @@ func (w *worker) start(s *searchRun, g *position.Game, order []position.Move, no
 	w.r = &g.Rules
 	w.tt = e.tt
 	w.params = e.evalParams
+	w.evals.clear()
 	w.tables = s.tables
 	if s.tableRoot {
 		// The root's moves are ranked by the tables already; below them the
@@ -290,7 +293,7 @@ func tableScore(v egtb.Value, ply, draw int) int {
 // evaluate returns the static score of p for the side to move.
 func (w *worker) evaluate(p *position.Position) int {
 	w.horizon = true
-	return eval.EvaluateWith(w.params, w.r, p)
+	return w.evals.evaluate(w.params, w.r, p)
 }
 
 // search is fail-soft negamax alpha-beta with PVS, for the position at ply.
