@@ -60,6 +60,17 @@ func movingGame(b *testing.B) *position.Game {
 	return position.NewGame(r, p)
 }
 
+// searchBenchPositions are the searches of BenchmarkSearch and
+// BenchmarkEvalCache: the start to depth 9, a moving-phase position to 13.
+var searchBenchPositions = []struct {
+	name  string
+	game  func(*testing.B) *position.Game
+	depth int
+}{
+	{"start", func(*testing.B) *position.Game { return startGame() }, 9},
+	{"moving", movingGame, 13},
+}
+
 // BenchmarkSearch runs iterative PVS to a fixed depth from the start (depth 9)
 // and in a moving-phase position (depth 13), with a small table that mostly
 // fits in the last-level cache and a large one that does not, each with and
@@ -67,14 +78,7 @@ func movingGame(b *testing.B) *position.Game {
 // `benchstat -col /prefetch`. The search allocates nothing, so allocs/op is 0
 // whatever the node count.
 func BenchmarkSearch(b *testing.B) {
-	for _, c := range []struct {
-		name  string
-		game  func(*testing.B) *position.Game
-		depth int
-	}{
-		{"start", func(*testing.B) *position.Game { return startGame() }, 9},
-		{"moving", movingGame, 13},
-	} {
+	for _, c := range searchBenchPositions {
 		for _, mb := range []int{16, 256} {
 			for _, pf := range []string{"on", "off"} {
 				b.Run(fmt.Sprintf("pos=%s/hash=%dMB/prefetch=%s", c.name, mb, pf), func(b *testing.B) {
@@ -89,14 +93,7 @@ func BenchmarkSearch(b *testing.B) {
 // on) with and without the workers' evaluation cache; the node counts are
 // equal, so `benchstat -col /evalcache` gives the time the cache saves.
 func BenchmarkEvalCache(b *testing.B) {
-	for _, c := range []struct {
-		name  string
-		game  func(*testing.B) *position.Game
-		depth int
-	}{
-		{"start", func(*testing.B) *position.Game { return startGame() }, 9},
-		{"moving", movingGame, 13},
-	} {
+	for _, c := range searchBenchPositions {
 		for _, ec := range []string{"on", "off"} {
 			b.Run(fmt.Sprintf("pos=%s/evalcache=%s", c.name, ec), func(b *testing.B) {
 				benchSearch(b, c.game(b), c.depth, 16, false, ec == "off")
