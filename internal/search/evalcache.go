@@ -10,7 +10,10 @@ import (
 // 16 bytes, 256 KB, which stays in a core's second-level cache. Caches of
 // 2^12 to 2^17 slots saved the same time within noise (`bench --depth 11`,
 // eight rounds each, interleaved), so a small one is used.
-const evalCacheBits = 14
+const (
+	evalCacheBits = 14
+	evalCacheMask = 1<<evalCacheBits - 1 // a key's slot: key & evalCacheMask
+)
 
 // evalSlot is one remembered evaluation. It holds everything the evaluation
 // reads from a position, so a slot can only answer for the position it was
@@ -18,8 +21,8 @@ const evalCacheBits = 14
 // marked points and both pending removals. The Zobrist key only picks the
 // slot.
 type evalSlot struct {
-	board uint64 // white | black<<24 | side<<48 | hands<<49 | slotUsed
-	rest  uint64 // marked | pending<<24 | uint16(value)<<48
+	board uint64 // white | black<<24 | side<<48 | slotUsed
+	rest  uint64 // marked | pending (8 bits each)<<24 | hands (4 bits each)<<40 | uint16(value)<<48
 }
 
 // slotUsed marks a slot in use, so that an empty slot never matches.
@@ -51,29 +54,27 @@ func (c *evalCache) clear() {
 	}
 }
 
-// signature packs what the evaluation reads from p into two words, or
-// reports false for a position whose counts do not fit the fields (none of
-// the presets has one; such a position is evaluated without the cache).
-func signature(p *position.Position) (board, rest uint64, ok bool) {
-	hw, hb := p.InHand(position.White), p.InHand(position.Black)
-	pw, pb := p.PendingRemovals(position.White)+16, p.PendingRemovals(position.Black)+16
-	if uint(hw) > 15 || uint(hb) > 15 || uint(pw) > 63 || uint(pb) > 63 {
-		return 0, 0, false
-	}
+// signature packs what the evaluation reads from p into a slot's two words
+// (rest without the value). A hand fits 4 bits: position keys a hand by a
+// 16-entry Zobrist table, so no position holds more than 15; a pending
+// removal (negative: the side removes its own pieces) fits 8 bits as is.
+func signature(p *position.Position) (board, rest uint64) {
 	board = uint64(p.Pieces(position.White)) | uint64(p.Pieces(position.Black))<<24 |
-		uint64(p.SideToMove())<<48 | uint64(hw)<<49 | uint64(hb)<<53 | slotUsed
-	rest = uint64(p.Marked()) | uint64(pw)<<24 | uint64(pb)<<30
-	return board, rest, true
+		uint64(p.SideToMove())<<48 | slotUsed
+	rest = uint64(p.Marked()) |
+		uint64(uint8(p.PendingRemovals(position.White)))<<24 | uint64(uint8(p.PendingRemovals(position.Black)))<<32 |
+		uint64(p.InHand(position.White))<<40 | uint64(p.InHand(position.Black))<<44
+	return board, rest
 }
 
 // evaluate returns eval.EvaluateWith(prm, r, p), from the cache when it
 // holds p. A nil cache always evaluates.
 func (c *evalCache) evaluate(prm *eval.Params, r *rules.Rules, p *position.Position) int {
-	board, rest, ok := signature(p)
-	if c == nil || !ok {
+	if c == nil {
 		return eval.EvaluateWith(prm, r, p)
 	}
-	s := &c.slots[p.Key()&(1<<evalCacheBits-1)]
+	board, rest := signature(p)
+	s := &c.slots[p.Key()&evalCacheMask]
 	if s.board == board && s.rest&(1<<48-1) == rest {
 		return int(int16(s.rest >> 48))
 	}
