@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/millengine/millengine/internal/memory"
 	"github.com/millengine/millengine/internal/position"
 )
 
@@ -95,7 +96,7 @@ func bucketsFor(mb int) int {
 // megabytes would give back.
 func CheckSize(mb, currentMB int) error {
 	need := uint64(bucketsFor(mb)) * bucketBytes
-	avail, ok := availableBytes()
+	avail, ok := memory.Available()
 	if !ok {
 		return nil
 	}
@@ -206,7 +207,7 @@ func dataAge(d uint64) uint8 { return uint8(d>>58) & ageMask }
 // Prefetch starts loading the bucket of key into cache so that it is there
 // when the key is probed; it does not wait for the load.
 func (t *Table) Prefetch(key uint32) {
-	prefetch(uintptr(unsafe.Pointer(&t.buckets[key&t.mask])))
+	memory.Prefetch(uintptr(unsafe.Pointer(&t.buckets[key&t.mask])))
 }
 
 // Probe looks key up. It reports whether a valid entry was found.

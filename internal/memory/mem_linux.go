@@ -1,6 +1,6 @@
 //go:build linux
 
-package tt
+package memory
 
 import (
 	"bufio"
@@ -11,10 +11,10 @@ import (
 	"syscall"
 )
 
-// availableBytes returns how much more memory the process can get: the
-// kernel's MemAvailable, less where a cgroup memory limit or an address-space
-// limit (ulimit -v) leaves less room. ok is false when nothing is known.
-func availableBytes() (uint64, bool) {
+// Available returns how much more memory the process can get: the kernel's
+// MemAvailable, less where a cgroup memory limit or an address-space limit
+// (ulimit -v) leaves less room. ok is false when nothing is known.
+func Available() (uint64, bool) {
 	avail, ok := memInfo("MemAvailable")
 	if lim, used, ok2 := cgroupLimit(); ok2 {
 		room := uint64(0)
@@ -27,7 +27,7 @@ func availableBytes() (uint64, bool) {
 	}
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err == nil && rl.Cur != ^uint64(0) {
-		if size, ok2 := statusBytes("VmSize"); ok2 {
+		if size, ok2 := Status("VmSize"); ok2 {
 			room := uint64(0)
 			if rl.Cur > size {
 				room = rl.Cur - size
@@ -43,8 +43,19 @@ func availableBytes() (uint64, bool) {
 // memInfo reads a "Name: N kB" field of /proc/meminfo in bytes.
 func memInfo(field string) (uint64, bool) { return kBField("/proc/meminfo", field) }
 
-// statusBytes reads a "Name: N kB" field of /proc/self/status in bytes.
-func statusBytes(field string) (uint64, bool) { return kBField("/proc/self/status", field) }
+// Status reads a "Name: N kB" field of /proc/self/status in bytes: VmRSS
+// (resident now), VmHWM (the peak resident size), VmSize.
+func Status(field string) (uint64, bool) { return kBField("/proc/self/status", field) }
+
+// Peak returns the process's peak resident size (VmHWM) in bytes.
+func Peak() (uint64, bool) { return Status("VmHWM") }
+
+// ResetPeak sets the peak resident size back to the current one (writing 5
+// to /proc/self/clear_refs, Linux 4.0+), so that Peak measures one stretch of
+// work, such as one endgame sector. It reports whether the kernel took it.
+func ResetPeak() bool {
+	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+}
 
 func kBField(path, field string) (uint64, bool) {
 	f, err := os.Open(path)
