@@ -2,6 +2,7 @@ package position_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -428,5 +429,45 @@ func TestFENAtTheNMoveRule(t *testing.T) {
 	p = mustParse(t, &def, boardString(t, "a7 g7 g1 a1", "d7 a4 g4 d1")+" w m s 4 0 4 0 0 0 0 0 0 0 0 100 30")
 	if res, why := p.Result(); res == position.Draw {
 		t.Fatalf("a blocked side at the N-move rule: %s (%s), want its loss", res, why)
+	}
+}
+
+// NewMoving builds the position ParseFEN reads from the same board with zero
+// counters, for every preset, both sides to move, the ends of the game
+// included (too few pieces, a blocked side to move).
+func TestNewMovingMatchesParseFEN(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	ends := 0
+	for _, pr := range rules.Presets {
+		r := pr.Rules
+		for n := 0; n < 2000; n++ {
+			perm := rng.Perm(bb.NumSquares)
+			nw, nb := 2+rng.IntN(r.PiecesCount-1), 2+rng.IntN(r.PiecesCount-1)
+			if n%4 == 0 {
+				nw, nb = 3+rng.IntN(3), r.PiecesCount-rng.IntN(2) // crowded: blocked sides
+			}
+			var w, b bb.Bitboard
+			for _, s := range perm[:nw] {
+				w |= bb.Bit(bb.Square(s))
+			}
+			for _, s := range perm[nw : nw+nb] {
+				b |= bb.Bit(bb.Square(s))
+			}
+			side := position.Color(n & 1)
+			fen := string(position.AppendBoard(nil, w, b, 0)) + fmt.Sprintf(" %c m s %d 0 %d 0 0 0 0 0 0 0 0 0 1", "wb"[side], nw, nb)
+			want, err := position.ParseFEN(&r, fen)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", pr.Key, fen, err)
+			}
+			if got := position.NewMoving(&r, w, b, side); got != want {
+				t.Fatalf("%s: %s: NewMoving gives %+v, ParseFEN %+v", pr.Key, fen, got, want)
+			}
+			if want.IsOver() {
+				ends++
+			}
+		}
+	}
+	if ends == 0 {
+		t.Fatal("no game over among the positions")
 	}
 }

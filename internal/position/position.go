@@ -46,6 +46,29 @@ func New(r *rules.Rules) Position {
 	return p
 }
 
+// NewMoving returns the moving-phase position with white's and black's pieces
+// on the board, none in hand, no removal pending, side to move (to select a
+// piece), the counters at zero: the position ParseFEN reads from
+// "<board> <side> m s <n> 0 <n> 0 0 0 0 0 0 0 0 0 1", the end of the game
+// included (a side with too few pieces, a blocked side to move). It is how
+// the endgame tables' checks build their positions without a FEN.
+func NewMoving(r *rules.Rules, white, black bb.Bitboard, side Color) Position {
+	p := Position{
+		pieces:   [2]bb.Bitboard{white, black},
+		millFrom: [2]bb.Square{bb.NoSquare, bb.NoSquare},
+		millTo:   [2]bb.Square{bb.NoSquare, bb.NoSquare},
+		side:     side,
+		phase:    Moving,
+		action:   Select,
+		ply:      int32(side),
+	}
+	p.key = p.baseKey()
+	if !p.fewerPieces(r, White) {
+		p.checkGameOver(r)
+	}
+	return p
+}
+
 // SideToMove returns the side whose action is next.
 func (p *Position) SideToMove() Color { return p.side }
 
