@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,7 +20,8 @@ Endgame tables of the moving phase (no pieces in hand), solved by the engine
 itself: win, draw or loss with the distance in turns of the side to move.
 
 Commands:
-  build    solve the missing sectors:  egtb build [--max-pieces N] [--dir D] [--variant V] [--threads T]
+  plan     the sectors in dependency order, what each needs:  egtb plan [--max-pieces N] [--dir D]
+  build    solve the missing sectors:  egtb build [--max-pieces N | --sector MvO] [--dir D] [--variant V] [--threads T]
   verify   re-check every entry with the engine's rules:  egtb verify [--dir D] [--variant V]
   stats    counts per sector:  egtb stats [--dir D]
   probe    the value of a position and of each action:  egtb probe [--dir D] --fen FEN [--variant V]
@@ -32,7 +31,7 @@ Run "millengine egtb <command> --help" for a command's flags.
 
 // egtbCommands are the subcommands of egtb.
 var egtbCommands = map[string]func(e *env, args []string) int{
-	"build": egtbBuild, "verify": egtbVerify, "stats": egtbStats, "probe": egtbProbe,
+	"plan": egtbPlan, "build": egtbBuild, "verify": egtbVerify, "stats": egtbStats, "probe": egtbProbe,
 }
 
 // runEGTB implements 'millengine egtb …'.
@@ -45,11 +44,11 @@ func runEGTB(e *env, args []string) int {
 		return 0
 	}
 	if len(args) == 0 {
-		return e.usageError("egtb", "want a command: build, verify, stats or probe")
+		return e.usageError("egtb", "want a command: plan, build, verify, stats or probe")
 	}
 	run := egtbCommands[args[0]]
 	if run == nil {
-		return e.usageError("egtb", fmt.Sprintf("unknown command %q (want build, verify, stats or probe)", args[0]))
+		return e.usageError("egtb", fmt.Sprintf("unknown command %q (want plan, build, verify, stats or probe)", args[0]))
 	}
 	return run(e, args[1:])
 }
@@ -100,16 +99,90 @@ func variantParams(name string) (egtb.Params, error) {
 	return p, nil
 }
 
+func egtbPlan(e *env, args []string) int {
+	stdout := e.stdout
+	var dir, variant string
+	fs := e.egtbFlags("plan", "plan [--max-pieces N] [--dir D] [--variant V]",
+		"Prints the jobs of a build in dependency order: each job is a pair of sectors (MvO with OvM)\n"+
+			"solved together, at a level one above the jobs whose tables it reads (its needs), so the jobs\n"+
+			"of one level can run at once. Per job: the tables it writes, its slots (a byte each on\n"+
+			"disk), about the most memory its solve takes, its needs, and whether it is built in --dir.",
+		&dir, &variant)
+	maxPieces := fs.IntP("max-pieces", "n", egtb.MaxPieces, "most pieces on the board (both sides)")
+	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
+		return c
+	}
+	p, err := variantParams(variant)
+	if err != nil {
+		return e.usageError("egtb plan", err.Error())
+	}
+	if *maxPieces < 2*p.MinPieces || *maxPieces > egtb.MaxPieces {
+		return e.usageError("egtb plan", fmt.Sprintf("--max-pieces %d is out of range %d..%d", *maxPieces, 2*p.MinPieces, egtb.MaxPieces))
+	}
+	plan := p.Plan(*maxPieces)
+	built := egtb.Built(dir, p)
+	var slots, peak uint64
+	levels, sectors, done := 0, 0, 0
+	for _, j := range plan {
+		slots += j.Slots
+		peak = max(peak, j.Memory())
+		levels = max(levels, j.Level+1)
+		sectors += len(j.Sectors)
+	}
+	fmt.Fprintf(stdout, "%s up to %d pieces: %d jobs, %d sectors, %d levels, %d slots; the largest job takes about %d MB\n",
+		p.Name(), *maxPieces, len(plan), sectors, levels, slots, peak>>20)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "level\tjob\tsectors\ttables\tslots\tmemory MB\tneeds\tin "+dir)
+	for _, j := range plan {
+		var secs, tables, needs []string
+		have := true
+		for _, s := range j.Sectors {
+			secs = append(secs, s.String())
+			for _, m := range j.Metrics {
+				have = have && built[egtb.TableSpec{Sector: s, Metric: m}]
+			}
+		}
+		for _, m := range j.Metrics {
+			tables = append(tables, m.String())
+		}
+		for _, s := range j.Needs {
+			needs = append(needs, s.String())
+		}
+		state := "missing"
+		if have {
+			state = "built"
+			done++
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", j.Level, j.Name(), strings.Join(secs, ","), strings.Join(tables, ","),
+			j.Slots, j.Memory()>>20, orDash(strings.Join(needs, ",")), state)
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "%d of %d jobs built in %s\n", done, len(plan), dir)
+	return 0
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
 func egtbBuild(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	var dir, variant string
-	fs := e.egtbFlags("build", "build [--max-pieces N] [--dir D] [--variant V] [--threads T]",
+	fs := e.egtbFlags("build", "build [--max-pieces N | --sector MvO ...] [--dir D] [--variant V] [--threads T]",
 		"Solves every missing sector with at most N pieces on the board, in dependency order, and\n"+
-			"writes one file per sector (atomically: a finished sector is never lost, an interrupted one\n"+
-			"is solved again by the next build). Prints a line per sector on stdout, progress on stderr.",
+			"writes one file per sector (atomically: a finished sector is never lost). A pair of sectors\n"+
+			"that takes long writes a checkpoint every few minutes, and the next build goes on from it.\n"+
+			"--sector solves only the given sectors (each with its partner, OvM), whose needs (egtb plan)\n"+
+			"must be there. Prints a line per sector on stdout, progress and the time left on stderr.\n"+
+			"Sectors up to 10 pieces get a DTM and a DTZ table, bigger ones a DTZ table (see the README).",
 		&dir, &variant)
-	maxPieces := fs.IntP("max-pieces", "n", egtb.MaxPieces, "most pieces on the board (both sides)")
+	maxPieces := fs.IntP("max-pieces", "n", egtb.DTMPieces, "most pieces on the board (both sides; 18 is the whole moving phase)")
+	sectors := fs.StringSlice("sector", nil, "solve only these sectors, MvO (repeat or comma-separate)")
 	threads := fs.IntP("threads", "t", 0, "solver goroutines (default: one per CPU)")
+	every := fs.Duration("checkpoint-every", egtb.DefaultCheckpointEvery, "least time between two checkpoints of a pair being solved (0: none)")
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c
 	}
@@ -123,21 +196,52 @@ func egtbBuild(e *env, args []string) int {
 	if err := checkRange("--threads", *threads, 0, 1024); err != nil {
 		return e.usageError("egtb build", err.Error())
 	}
-	ctx := e.ctx
+	var only []egtb.SectorSpec
+	for _, a := range *sectors {
+		sp, err := egtb.ParseSectorSpec(a)
+		if err != nil {
+			return e.usageError("egtb build", "--sector: "+err.Error())
+		}
+		only = append(only, sp)
+	}
+	if len(only) > 0 && !fs.Changed("max-pieces") {
+		*maxPieces = egtb.MaxPieces
+	}
+	if *every < 0 {
+		return e.usageError("egtb build", fmt.Sprintf("--checkpoint-every %s is negative", *every))
+	}
+	ckpt := *every
+	if ckpt == 0 {
+		ckpt = -1
+	}
+	plan := p.Plan(*maxPieces)
+	if len(only) > 0 {
+		var jobs []egtb.Job
+		for _, s := range only {
+			if j, ok := p.JobOf(s, plan); ok {
+				jobs = append(jobs, j)
+			}
+		}
+		plan = jobs
+	}
 	bar := newProgressBar(stderr, "egtb ", "M/s", 1e6)
+	eta := newBuildETA(plan)
+	bar.suffix = eta.String
 	start := time.Now()
 	var size int64
 	var n, maxCnt int
-	tb, err := egtb.Build(ctx, egtb.BuildOptions{
+	tb, err := egtb.Build(e.ctx, egtb.BuildOptions{
 		Dir: dir, Params: p, MaxPieces: *maxPieces, Threads: *threads, Progress: bar.update,
-		Warn: func(s string) { bar.clear(); fmt.Fprintf(stderr, "egtb build: %s\n", s) },
+		Warn:            func(s string) { bar.clear(); fmt.Fprintf(stderr, "egtb build: %s\n", s) },
+		CheckpointEvery: ckpt, Only: only,
 	}, func(r egtb.SectorReport) {
 		bar.clear()
 		size += r.Size
-		if r.Metric == egtb.DTM {
+		if r.Metric == egtb.DTZ {
 			n++
 		}
 		maxCnt = max(maxCnt, r.MaxCounter)
+		eta.add(r)
 		fmt.Fprintln(stdout, sectorLine(r))
 	})
 	bar.clear()
@@ -150,7 +254,7 @@ func egtbBuild(e *env, args []string) int {
 		return 1
 	}
 	tb.Close()
-	fmt.Fprintf(stdout, "%s: sectors %d (each with its DTZ table), %.1f MB in %s, %s", p.Name(), n, float64(size)/(1<<20), dir, seconds(time.Since(start)))
+	fmt.Fprintf(stdout, "%s: sectors %d, %.1f MB in %s, %s", p.Name(), n, float64(size)/(1<<20), dir, seconds(time.Since(start)))
 	if maxCnt > 0 {
 		fmt.Fprintf(stdout, " (largest move counter %d of 255)", maxCnt)
 	}
@@ -158,21 +262,37 @@ func egtbBuild(e *env, args []string) int {
 	return 0
 }
 
-// sectorLine is build's report line of a sector.
+// sectorLine is build's report line of a sector: its counts (from the DTM
+// table, or from the DTZ table of a sector that has no DTM table), or, for
+// the DTZ table of a sector that has both, the longest distances to a
+// removal; then the time, the pair it was solved with and the peak memory.
 func sectorLine(r egtb.SectorReport) string {
 	st := r.Stats
 	s := fmt.Sprintf("%s: positions %d, wins %d, draws %d, losses %d, longest win %d", r.Spec, st.Positions, st.Wins, st.Draws, st.Losses, st.LongestWin)
-	if r.Metric == egtb.DTZ {
-		// Same positions and results; the distances are to the next removal.
+	switch {
+	case r.Metric == egtb.DTZ && r.Spec.M+r.Spec.O <= egtb.DTMPieces:
+		// Same positions and results as the line before; the distances are
+		// to the next removal.
 		s = fmt.Sprintf("%s dtz: longest win %d, longest loss %d turns to a removal", r.Spec, st.LongestWin, st.LongestLoss)
+	case r.Metric == egtb.DTZ:
+		s = fmt.Sprintf("%s dtz: positions %d, wins %d, draws %d, losses %d, longest win %d, longest loss %d turns to a removal",
+			r.Spec, st.Positions, st.Wins, st.Draws, st.Losses, st.LongestWin, st.LongestLoss)
 	}
 	switch {
 	case r.Existing:
 		return s + ", already built"
 	case r.Partner != r.Spec:
-		return s + fmt.Sprintf(", %s (solved with %s)", seconds(r.Elapsed), r.Partner)
+		s += fmt.Sprintf(", %s (solved with %s)", seconds(r.Elapsed), r.Partner)
+	default:
+		s += ", " + seconds(r.Elapsed)
 	}
-	return s + ", " + seconds(r.Elapsed)
+	if r.PeakRSS > 0 {
+		s += fmt.Sprintf(", peak %d MB", r.PeakRSS>>20)
+	}
+	if r.Checkpoints > 0 {
+		s += fmt.Sprintf(", %d checkpoints", r.Checkpoints)
+	}
+	return s
 }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
@@ -187,28 +307,13 @@ func paramSets(dir, variant string) ([]egtb.Params, error) {
 		}
 		return []egtb.Params{p}, nil
 	}
-	ents, err := os.ReadDir(dir)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	seen := map[string]egtb.Params{}
-	for _, e := range ents {
-		if p, _, ok := egtb.ParseFileName(e.Name()); ok {
-			seen[p.Name()] = p
-		}
-	}
-	var out []egtb.Params
-	for _, p := range seen {
-		out = append(out, p)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
-	return out, nil
+	return egtb.ParamSets(dir)
 }
 
 func egtbVerify(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	var dir, variant string
-	fs := e.egtbFlags("verify", "verify [--dir D] [--variant V] [--threads T] [--step N]",
+	fs := e.egtbFlags("verify", "verify [--dir D] [--variant V] [--sector MvO] [--threads T] [--step N]",
 		"Re-checks every entry of every sector against its successors, generated and played by the\n"+
 			"engine's own movegen and position code, and the counts against the file headers. Prints\n"+
 			"per sector OK or the first mismatches; exits 1 if anything is wrong. Without --variant it\n"+
@@ -218,6 +323,7 @@ func egtbVerify(e *env, args []string) int {
 	threads := fs.IntP("threads", "t", 0, "goroutines (default: one per CPU)")
 	limit := fs.Int("show", 5, "mismatches to show per sector")
 	step := fs.Uint32("step", 1, "check every N-th entry only (a quick sample; 1 checks all)")
+	sectorArgs := fs.StringSlice("sector", nil, "check only these sectors, MvO (repeat or comma-separate)")
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c
 	}
@@ -228,53 +334,41 @@ func egtbVerify(e *env, args []string) int {
 	if err != nil {
 		return e.usageError("egtb verify", err.Error())
 	}
-	ctx := e.ctx
-	bar := newProgressBar(stderr, "egtb ", "M/s", 1e6)
-	code, sectors := 0, 0
-	for _, p := range sets {
-		tb, err := egtb.OpenParams(dir, p)
+	var only []egtb.SectorSpec
+	for _, a := range *sectorArgs {
+		sp, err := egtb.ParseSectorSpec(a)
 		if err != nil {
-			fmt.Fprintf(stderr, "egtb verify: %v\n", err)
-			return 1
+			return e.usageError("egtb verify", "--sector: "+err.Error())
 		}
-		for _, s := range tb.Sectors() {
-			sectors++
-			for _, metric := range []egtb.Metric{egtb.DTM, egtb.DTZ} {
-				label := s.String()
-				if metric == egtb.DTZ {
-					label += " dtz"
-				}
-				info, ok := tb.InfoOf(s, metric)
-				if !ok {
-					code = 1
-					fmt.Fprintf(stdout, "%s %s: FAILED, no table (millengine egtb build solves it)\n", p.Name(), label)
-					continue
-				}
-				start := time.Now()
-				res, err := tb.Verify(ctx, s, egtb.VerifyOptions{Metric: metric, Threads: *threads, Limit: *limit, Step: *step, Progress: bar.update})
-				bar.clear()
-				if err != nil {
-					tb.Close()
-					fmt.Fprintf(stderr, "egtb verify: %v\n", err)
-					return 1
-				}
-				counted := tb.SectorStatsOf(s, metric)
-				switch {
-				case res.Bad == 0 && counted == info.Header:
-					fmt.Fprintf(stdout, "%s %s: OK, %d entries, %s\n", p.Name(), label, res.Checked, seconds(time.Since(start)))
-				default:
-					code = 1
-					fmt.Fprintf(stdout, "%s %s: FAILED, %d of %d entries wrong\n", p.Name(), label, res.Bad, res.Checked)
-					for _, m := range res.First {
-						fmt.Fprintf(stdout, "  %s\n", m)
-					}
-					if counted != info.Header {
-						fmt.Fprintf(stdout, "  counts %+v differ from the header's %+v\n", counted, info.Header)
-					}
-				}
+		only = append(only, sp)
+	}
+	bar := newProgressBar(stderr, "egtb ", "M/s", 1e6)
+	code := 0
+	opts := egtb.VerifyOptions{Threads: *threads, Limit: *limit, Step: *step, Progress: bar.update}
+	sectors, err := egtb.VerifyDir(e.ctx, dir, sets, only, opts, func(r egtb.VerifyReport) {
+		bar.clear()
+		name := r.Params.Name() + " " + r.Label()
+		switch {
+		case r.Missing:
+			code = 1
+			fmt.Fprintf(stdout, "%s: FAILED, no table (millengine egtb build solves it)\n", name)
+		case r.OK():
+			fmt.Fprintf(stdout, "%s: OK, %d entries, %s\n", name, r.Result.Checked, seconds(r.Elapsed))
+		default:
+			code = 1
+			fmt.Fprintf(stdout, "%s: FAILED, %d of %d entries wrong\n", name, r.Result.Bad, r.Result.Checked)
+			for _, m := range r.Result.First {
+				fmt.Fprintf(stdout, "  %s\n", m)
+			}
+			if r.Counted != r.Header {
+				fmt.Fprintf(stdout, "  counts %+v differ from the header's %+v\n", r.Counted, r.Header)
 			}
 		}
-		tb.Close()
+	})
+	bar.clear()
+	if err != nil {
+		fmt.Fprintf(stderr, "egtb verify: %v\n", err)
+		return 1
 	}
 	if sectors == 0 {
 		fmt.Fprintf(stderr, "egtb verify: no tables in %s\n", dir)

@@ -76,6 +76,7 @@ func TestEGTBCommands(t *testing.T) {
 	if raceEnabled {
 		step = "41" // a sample: a full check of 3v3 is slow under the race detector
 	}
+	peak := `(, peak \d+ MB)?` // where the kernel tells the peak memory
 	steps := []struct {
 		name   string
 		args   []string
@@ -84,9 +85,9 @@ func TestEGTBCommands(t *testing.T) {
 		stderr string // substring of stderr
 	}{
 		{"build", []string{"egtb", "build", "--dir", dir, "--max-pieces", "6"}, 0,
-			`^3v3: positions 2691920, wins 2232160, draws 4112, losses 455648, longest win 13, \d+\.\d s\n` +
-				`3v3 dtz: longest win 13, longest loss 13 turns to a removal, \d+\.\d s\n` +
-				`plain-fly3-min3: sectors 1 \(each with its DTZ table\), 0\.4 MB in ` + regexp.QuoteMeta(dir) + `, \d+\.\d s \(largest move counter \d+ of 255\)\n$`, ""},
+			`^3v3: positions 2691920, wins 2232160, draws 4112, losses 455648, longest win 13, \d+\.\d s` + peak + `\n` +
+				`3v3 dtz: longest win 13, longest loss 13 turns to a removal, \d+\.\d s` + peak + `\n` +
+				`plain-fly3-min3: sectors 1, 0\.4 MB in ` + regexp.QuoteMeta(dir) + `, \d+\.\d s \(largest move counter \d+ of 255\)\n$`, ""},
 		{"build again", []string{"egtb", "build", "--dir", dir, "--max-pieces", "6"}, 0,
 			`^3v3: positions 2691920, wins 2232160, draws 4112, losses 455648, longest win 13, already built\n3v3 dtz: longest win 13, longest loss 13 turns to a removal, already built\n`, ""},
 		{"probe", []string{"egtb", "probe", "--dir", dir, "--fen", fen3v3}, 0, "^" + regexp.QuoteMeta(probe3v3) + "$", ""},
@@ -102,15 +103,25 @@ func TestEGTBCommands(t *testing.T) {
 				` +sector +positions +stored +slots +used +wins +draws +losses +longest win +bytes\n` +
 				` +3v3 +2691920 +169626 +210140 +0\.807 +2232160 +4112 +455648 +13 +210268\n +3v3 dtz +13 +210268\n +total .* 420536\n$`, ""},
 		{"verify", []string{"egtb", "verify", "--dir", dir, "--step", step}, 0, `^plain-fly3-min3 3v3: OK, \d+ entries, \d+\.\d s\nplain-fly3-min3 3v3 dtz: OK, \d+ entries, \d+\.\d s\n$`, ""},
+		{"verify a sector", []string{"egtb", "verify", "--dir", dir, "--step", step, "--sector", "3v3"}, 0, `^plain-fly3-min3 3v3: OK, \d+ entries, \d+\.\d s\nplain-fly3-min3 3v3 dtz: OK, \d+ entries, \d+\.\d s\n$`, ""},
+		{"verify no such sector", []string{"egtb", "verify", "--dir", dir, "--sector", "4v4"}, 1, `^$`, "egtb verify: no tables in"},
+		{"plan", []string{"egtb", "plan", "--dir", dir, "--max-pieces", "7"}, 0,
+			`^plain-fly3-min3 up to 7 pieces: 2 jobs, 3 sectors, 2 levels, 2018750 slots; the largest job takes about 8 MB\n` +
+				`level  job  sectors  tables   slots    memory MB  needs  in ` + regexp.QuoteMeta(dir) + `\n` +
+				`0      3v3  3v3      dtm,dtz  210140   1          -      built\n` +
+				`1      3v4  3v4,4v3  dtm,dtz  1808610  8          3v3    missing\n` +
+				`1 of 2 jobs built in ` + regexp.QuoteMeta(dir) + `\n$`, ""},
 		{"help", []string{"egtb", "build", "--help"}, 0, `^Usage: millengine egtb build `, ""},
 		{"help egtb probe", []string{"help", "egtb"}, 0, `^Usage: millengine egtb <command>`, ""},
 		{"egtb help probe", []string{"egtb", "help", "probe"}, 0, `^Usage: millengine egtb probe `, ""},
-		{"usage", []string{"egtb"}, 2, `^$`, "millengine egtb: want a command: build, verify, stats or probe (see millengine egtb --help)"},
-		{"unknown", []string{"egtb", "frob"}, 2, `^$`, `millengine egtb: unknown command "frob" (want build, verify, stats or probe) (see millengine egtb --help)`},
+		{"usage", []string{"egtb"}, 2, `^$`, "millengine egtb: want a command: plan, build, verify, stats or probe (see millengine egtb --help)"},
+		{"unknown", []string{"egtb", "frob"}, 2, `^$`, `millengine egtb: unknown command "frob" (want plan, build, verify, stats or probe) (see millengine egtb --help)`},
 		{"bad flag", []string{"egtb", "stats", "--frob"}, 2, `^$`, `millengine egtb stats: unknown flag: --frob (see millengine egtb stats --help)`},
 		{"no fen", []string{"egtb", "probe", "--dir", dir}, 2, `^$`, "--fen is required"},
 		{"bad fen", []string{"egtb", "probe", "--dir", dir, "--fen", "x"}, 2, `^$`, "fen field 2"},
-		{"max pieces", []string{"egtb", "build", "--dir", dir, "--max-pieces", "11"}, 2, `^$`, "--max-pieces 11 is out of range 6..10"},
+		{"max pieces", []string{"egtb", "build", "--dir", dir, "--max-pieces", "19"}, 2, `^$`, "--max-pieces 19 is out of range 6..18"},
+		{"bad sector", []string{"egtb", "build", "--dir", dir, "--sector", "9v10"}, 2, `^$`, `--sector: sector "9v10": want MvO`},
+		{"sector needs", []string{"egtb", "build", "--dir", dir, "--sector", "4v5"}, 1, `^$`, "egtb build: egtb: sector 4v5 needs plain-fly3-min3-4v4.egtb, plain-fly3-min3-3v5.egtb in"},
 		{"not covered", []string{"egtb", "build", "--dir", dir, "--variant", "russian-mill"}, 2, `^$`, "--variant russian-mill: rules not covered by the endgame tables: OneTimeUseMill"},
 		{"no tables", []string{"egtb", "verify", "--dir", filepath.Join(dir, "none")}, 1, `^$`, "no tables in"},
 	}

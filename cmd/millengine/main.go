@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -78,6 +79,7 @@ type globals struct {
 	egtbPath string
 	book     string
 	version  bool
+	cpuProf  string // --cpuprofile: write a CPU profile of the command here
 }
 
 // env is what a command runs with.
@@ -145,6 +147,7 @@ func globalFlags(g *globals) *pflag.FlagSet {
 	fs.StringVar(&g.egtbPath, "egtb-path", egtb.DefaultDir(), "start-up value of the EGTBPath option, the endgame tables' directory (\"\": none)")
 	fs.StringVar(&g.book, "book", book.Builtin, "start-up value of the Book option: a book file, "+book.Builtin+" for the shipped one (\"\": none)")
 	fs.BoolVar(&g.version, "version", false, "print the version and exit")
+	fs.StringVar(&g.cpuProf, "cpuprofile", "", "write a CPU profile of the command to this file (go tool pprof reads it)")
 	fs.SortFlags = false
 	return fs
 }
@@ -208,8 +211,30 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	defer closeLog()
+	if g.cpuProf != "" {
+		stop, err := startCPUProfile(g.cpuProf)
+		if err != nil {
+			fmt.Fprintf(stderr, "millengine: --cpuprofile: %v\n", err)
+			return 2
+		}
+		defer stop()
+	}
 	log.Debug().Str("command", name).Strs("args", rest).Msg("start")
 	return c.run(&env{ctx: ctx, g: &g, stdin: stdin, stdout: stdout, stderr: stderr, log: log}, rest)
+}
+
+// startCPUProfile starts a CPU profile into path; stop ends it and closes
+// the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // subFlags returns the flag set of a command. Its --help prints the usage

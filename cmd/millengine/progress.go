@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/millengine/millengine/internal/egtb"
 )
 
 // progressBar draws the progress of long work (an endgame table build, a
@@ -23,6 +25,7 @@ type progressBar struct {
 	last     time.Time // last drawn
 	width    int
 	interval time.Duration
+	suffix   func() string // appended to every line, if set
 }
 
 func newProgressBar(w io.Writer, prefix, unit string, scale float64) *progressBar {
@@ -55,6 +58,9 @@ func (b *progressBar) update(phase string, done, total uint64) {
 			s += fmt.Sprintf("  %.2f %s  ETA %s", rate/b.scale, b.unit, eta)
 		}
 	}
+	if b.suffix != nil {
+		s += b.suffix()
+	}
 	b.draw(s)
 }
 
@@ -79,4 +85,58 @@ func (b *progressBar) clear() {
 		fmt.Fprintf(b.w, "\r%s\r", strings.Repeat(" ", b.width))
 		b.width = 0
 	}
+}
+
+// buildETA estimates the time an endgame table build has left from the
+// slots still to solve and the rate of the pairs solved so far in this run
+// (the pairs differ in cost per slot, so it is an estimate, steadier as the
+// build goes on). Its String is the progress bar's suffix.
+type buildETA struct {
+	mu      sync.Mutex
+	total   float64       // slot-tables of the plan not found built
+	done    float64       // slot-tables solved in this run
+	solving time.Duration // the time those took
+	last    time.Time     // the last report
+}
+
+// newBuildETA counts the work of a plan: each sector's slots once per table.
+func newBuildETA(plan []egtb.Job) *buildETA {
+	e := &buildETA{last: time.Now()}
+	for _, j := range plan {
+		e.total += float64(j.Slots) * float64(len(j.Metrics))
+	}
+	return e
+}
+
+// add takes a sector's report into the estimate.
+func (e *buildETA) add(r egtb.SectorReport) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := float64(r.Spec.Slots())
+	if r.Existing {
+		e.total -= n
+		return
+	}
+	e.done += n
+	if r.Partner == r.Spec || r.Partner.M > r.Spec.M {
+		e.solving += r.Elapsed // once per pair: both sectors report the pair's time
+	}
+	e.last = time.Now()
+}
+
+// String is "all 12.3 % (1.1 of 8.9 G slots), ~1h23m left", or "" before
+// anything was solved.
+func (e *buildETA) String() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.total <= 0 || e.done <= 0 || e.solving <= 0 {
+		return ""
+	}
+	rate := e.done / e.solving.Seconds()
+	left := time.Duration((e.total-e.done)/rate*float64(time.Second)) - time.Since(e.last)
+	left = max(left, 0).Round(time.Second)
+	if left > 10*time.Minute {
+		left = left.Round(time.Minute)
+	}
+	return fmt.Sprintf("   all %.1f %% (%.2f of %.2f G slot-tables), ~%s left", 100*e.done/e.total, e.done/1e9, e.total/1e9, left)
 }

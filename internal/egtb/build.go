@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/millengine/millengine/internal/memory"
 )
 
 // BuildOptions say what Build solves and where it writes.
@@ -18,9 +20,21 @@ type BuildOptions struct {
 	Threads   int // goroutines for the solver (≤ 0: one per CPU)
 	// Progress, if set, receives the solver's progress; phase names the sector.
 	Progress Progress
-	// Warn, if set, receives notes such as a damaged file being rebuilt.
+	// Warn, if set, receives notes such as a damaged file being rebuilt or
+	// a checkpoint written.
 	Warn func(msg string)
+	// CheckpointEvery is the least time between two checkpoints of a pair
+	// being solved (0: DefaultCheckpointEvery; < 0: none).
+	CheckpointEvery time.Duration
+	// Only, if not empty, restricts the build to these sectors (and their
+	// partners, solved with them); the sectors they need must be there.
+	Only []SectorSpec
 }
+
+// DefaultCheckpointEvery is how often a long solve writes a checkpoint: a
+// kill loses at most this much work, plus the step in flight (an init
+// segment or a retrograde ply, seconds to a minute on the largest pairs).
+const DefaultCheckpointEvery = 5 * time.Minute
 
 // SectorReport is what Build says about one sector.
 type SectorReport struct {
@@ -35,6 +49,11 @@ type SectorReport struct {
 	// MaxCounter is the largest move counter of the pair (the solver keeps
 	// counters in a byte; 0 when the sector was not solved now).
 	MaxCounter int
+	// PeakRSS is the process's peak resident memory while the pair was
+	// solved and written, in bytes (0 when unknown or not solved now).
+	PeakRSS uint64
+	// Checkpoints is how many checkpoints the pair's solve wrote.
+	Checkpoints int
 }
 
 // Build solves every missing sector of o.Params up to o.MaxPieces in dependency
@@ -67,8 +86,10 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 			t.Close()
 		}
 	}()
-	// Leftovers of a run that was killed.
-	if stale, _ := filepath.Glob(filepath.Join(o.Dir, o.Params.Name()+"-*"+fileExtension+".tmp")); len(stale) > 0 {
+	// Leftovers of a run that was killed (its checkpoints stay: they are
+	// how the pair goes on).
+	for _, ext := range []string{fileExtension, ckptExtension} {
+		stale, _ := filepath.Glob(filepath.Join(o.Dir, o.Params.Name()+"-*"+ext+".tmp"))
 		for _, f := range stale {
 			if err := os.Remove(f); err == nil {
 				warn("removed the unfinished file " + f)
@@ -87,18 +108,28 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 			warn(err.Error() + "; solving it again")
 		}
 	}
-	specs := o.Params.Sectors(o.MaxPieces)
-	for i := 0; i < len(specs); i++ {
-		a := specs[i]
-		pair := []SectorSpec{a}
-		if a.M != a.O {
-			pair = append(pair, specs[i+1])
-			i++
+	plan := o.Params.Plan(o.MaxPieces)
+	if len(o.Only) > 0 {
+		var only []Job
+		for _, s := range o.Only {
+			j, found := o.Params.JobOf(s, plan)
+			if !found {
+				return nil, fmt.Errorf("egtb: no sector %s in the tables of %s up to %d pieces", s, o.Params.Name(), o.MaxPieces)
+			}
+			if len(only) == 0 || only[len(only)-1].Name() != j.Name() {
+				only = append(only, j)
+			}
 		}
-		// The DTM tables of the pair first, then its DTZ tables (both need
-		// only the smaller sectors' DTM tables).
-		for _, metric := range []Metric{DTM, DTZ} {
-			if err := t.buildPair(ctx, o, pair, metric, report); err != nil {
+		plan = only
+	}
+	for _, j := range plan {
+		for _, metric := range j.Metrics {
+			if len(o.Only) > 0 {
+				if err := t.checkNeeds(j, metric); err != nil {
+					return nil, err
+				}
+			}
+			if err := t.buildPair(ctx, o, j.Sectors, metric, report); err != nil {
 				return nil, err
 			}
 		}
@@ -107,14 +138,31 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 	return t, nil
 }
 
+// checkNeeds reports an error naming the sectors job j needs for the metric
+// that are missing: a DTM table needs the smaller sectors' DTM tables (a
+// pair solved after its DTM tables), a DTZ table any table of them.
+func (t *Tables) checkNeeds(j Job, metric Metric) error {
+	var missing []string
+	for _, s := range j.Needs {
+		tb := t.lookupWDL(s.M, s.O)
+		if metric == DTM {
+			tb = t.lookup(s.M, s.O)
+		}
+		if tb == nil {
+			missing = append(missing, fileName(t.params, s, metric))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("egtb: sector %s needs %s in %s (egtb plan lists what each sector needs)", j.Name(), strings.Join(missing, ", "), t.dir)
+	}
+	return nil
+}
+
 // buildPair solves the pair's tables of the metric unless they are there,
 // writes and loads them, and reports each sector.
 func (t *Tables) buildPair(ctx context.Context, o BuildOptions, pair []SectorSpec, metric Metric, report func(SectorReport)) error {
 	has := func(s SectorSpec) bool {
-		if metric == DTZ {
-			return t.lookupDTZ(s.M, s.O) != nil
-		}
-		return t.Has(s)
+		return t.table(s, metric) != nil
 	}
 	var missing bool
 	for _, s := range pair {
@@ -127,12 +175,42 @@ func (t *Tables) buildPair(ctx context.Context, o BuildOptions, pair []SectorSpe
 		return nil
 	}
 	start := time.Now()
+	memory.ResetPeak()
 	prog := o.Progress
 	a := pair[0]
-	data, maxCnt, err := solvePair(ctx, o.Params, a.M, a.O, t.lookup, metric == DTZ, o.Threads, prog)
+	job := pairJob{p: o.Params, m: a.M, o: a.O, look: t.lookup, zeroing: metric == DTZ, threads: o.Threads, prog: prog}
+	if metric == DTZ {
+		job.look = t.lookupWDL
+	}
+	base := job.look
+	copies, free := exitCopies(base, o.Params, pair)
+	defer free()
+	job.look = func(m, o int) *table {
+		if c := copies[SectorSpec{m, o}]; c != nil {
+			return c
+		}
+		return base(m, o)
+	}
+	if o.CheckpointEvery >= 0 {
+		every := o.CheckpointEvery
+		if every == 0 {
+			every = DefaultCheckpointEvery
+		}
+		note := o.Warn
+		if note == nil {
+			note = func(string) {}
+		}
+		job.ckpt = &checkpointer{path: filepath.Join(o.Dir, ckptName(o.Params, a, metric)), every: every, note: note,
+			params: o.Params, metric: metric, m: a.M, o: a.O}
+	}
+	data, maxCnt, err := solvePair(ctx, job)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return &InterruptedError{Kept: t.Sectors(), Dropped: pair, Err: err}
+			ie := &InterruptedError{Kept: t.Sectors(), Dropped: pair, Err: err}
+			if job.ckpt != nil && job.ckpt.saved > 0 {
+				ie.Checkpoint = job.ckpt.path
+			}
+			return ie
 		}
 		return err
 	}
@@ -154,13 +232,52 @@ func (t *Tables) buildPair(ctx context.Context, o BuildOptions, pair []SectorSpe
 			return err
 		}
 	}
+	if job.ckpt != nil {
+		job.ckpt.remove()
+	}
 	el := time.Since(start)
+	peak, _ := memory.Peak()
 	for j, s := range pair {
 		r := t.report(s, pair, metric, el, existing[j])
-		r.MaxCounter = maxCnt
+		r.MaxCounter, r.PeakRSS = maxCnt, peak
+		if job.ckpt != nil {
+			r.Checkpoints = job.ckpt.saved
+		}
 		report(r)
 	}
 	return nil
+}
+
+// exitCopies copies the tables the pair's captures lead to, as look gives
+// them, into memory with huge pages: the init pass reads them at random, and
+// a mapped file's 4 KB pages cost a TLB miss on most reads of a large one.
+// A table that cannot be copied is read from its mapping.
+func exitCopies(look func(m, o int) *table, p Params, pair []SectorSpec) (map[SectorSpec]*table, func()) {
+	copies := map[SectorSpec]*table{}
+	var frees []func()
+	for _, s := range pair {
+		for _, n := range []int{1, 2} {
+			e := SectorSpec{s.O - n, s.M}
+			tb := look(e.M, e.O)
+			if tb == nil || copies[e] != nil || (n == 2 && !p.RemoveMultiple) {
+				continue
+			}
+			mem, free, _, err := memory.Huge(len(tb.data), false)
+			if err != nil {
+				continue
+			}
+			c := *tb
+			c.data = mem
+			copy(c.data, tb.data)
+			copies[e] = &c
+			frees = append(frees, free)
+		}
+	}
+	return copies, func() {
+		for _, f := range frees {
+			f()
+		}
+	}
 }
 
 func (t *Tables) report(s SectorSpec, pair []SectorSpec, metric Metric, el time.Duration, existing bool) SectorReport {
@@ -180,6 +297,7 @@ func (t *Tables) report(s SectorSpec, pair []SectorSpec, metric Metric, el time.
 // and the ones it dropped.
 type InterruptedError struct {
 	Kept, Dropped []SectorSpec
+	Checkpoint    string // the checkpoint the dropped pair goes on from, if one was written
 	Err           error
 }
 
@@ -193,6 +311,9 @@ func (e *InterruptedError) Error() string {
 			b = append(b, s.String())
 		}
 		return strings.Join(b, " ")
+	}
+	if e.Checkpoint != "" {
+		return fmt.Sprintf("interrupted: kept %s; %s in progress (the next build goes on from %s)", names(e.Kept), names(e.Dropped), e.Checkpoint)
 	}
 	return fmt.Sprintf("interrupted: kept %s; dropped %s (solved again by the next build)", names(e.Kept), names(e.Dropped))
 }

@@ -166,7 +166,7 @@ func parseHeader(buf []byte) (header, error) {
 	}
 	h.metric = Metric(buf[23])
 	h.m, h.o = int(buf[24]), int(buf[25])
-	if h.m < h.params.MinPieces || h.o < h.params.MinPieces || h.m > maxSetSize || h.m+h.o > MaxPieces {
+	if h.m < h.params.MinPieces || h.o < h.params.MinPieces || h.m > maxSetSize || h.o > maxSetSize || h.m+h.o > MaxPieces {
 		return h, fmt.Errorf("invalid sector %dv%d", h.m, h.o)
 	}
 	h.slots = le.Uint64(buf[32:])
@@ -262,10 +262,7 @@ func writeSector(path string, p Params, metric Metric, sec *sector, data []byte,
 	if err = os.Rename(tmp, path); err != nil {
 		return err
 	}
-	if d, e := os.Open(filepath.Dir(path)); e == nil {
-		d.Sync()
-		d.Close()
-	}
+	syncDir(filepath.Dir(path))
 	return nil
 }
 

@@ -25,9 +25,9 @@ import (
 // under that stabiliser is never used (it is a symmetric duplicate of another
 // slot); such slots hold Unused in the files.
 
-// maxSetSize is the largest set size the mover tables are built for: the
-// canonical index must fit in 16 bits.
-const maxSetSize = 8
+// maxSetSize is the largest set size the set tables are built for: the most
+// pieces a side has in a sector (nine, Nine Men's Morris' pieces).
+const maxSetSize = 9
 
 // binom[n][k] = C(n, k) for n ≤ 24, k ≤ 12.
 var binom [25][13]uint32
@@ -44,16 +44,68 @@ func init() {
 	}
 }
 
-// colex returns the colexicographic rank of s among the sets of its size:
-// the sum of C(p_i, i+1) over its points p_0 < p_1 < …. Sets of one size
-// ordered by rank are ordered as numbers.
-func colex(s bb.Bitboard) uint32 {
-	var r uint32
-	for k := 1; s != 0; k++ {
-		r += binom[bits.TrailingZeros32(uint32(s))][k]
-		s &= s - 1
+// The index functions below run for every predecessor the solver updates
+// and every probe, so each works a byte of the board at a time through small
+// tables (about 170 KB in all) instead of a point at a time.
+
+// colexByte[j][b][t] is the part of a colex rank that the points of byte b,
+// placed at byte j of the board, contribute when t points lie below that
+// byte: the sum of C(8j+q, t+r+1) over its points q, the r-th one from
+// below counted from 0.
+var colexByte [3][256][13]uint32 // sets of up to 12 points (binom's range)
+
+// squeeze[u][b] is the bits of b that are not in u, squeezed together
+// (bit i of the result is the i-th point of the byte not in u); spread[u][c]
+// is its inverse, the bits of c spread over the points of the byte not in u.
+var squeeze, spread [256][256]uint8
+
+func init() {
+	for j := 0; j < 3; j++ {
+		for b := 0; b < 256; b++ {
+			for t := 0; t <= 12; t++ {
+				var r uint32
+				i := t
+				for q := 0; q < 8; q++ {
+					if b&(1<<q) != 0 {
+						i++
+						if i <= 12 {
+							r += binom[8*j+q][i]
+						}
+					}
+				}
+				colexByte[j][b][t] = r
+			}
+		}
 	}
-	return r
+	for u := 0; u < 256; u++ {
+		for b := 0; b < 256; b++ {
+			var sq uint8
+			n := 0
+			for q := 0; q < 8; q++ {
+				if u&(1<<q) != 0 {
+					continue
+				}
+				if b&(1<<q) != 0 {
+					sq |= 1 << n
+				}
+				n++
+			}
+			squeeze[u][b] = sq
+			if b&u == 0 {
+				spread[u][sq] = uint8(b)
+			}
+		}
+	}
+}
+
+// colex returns the colexicographic rank of s among the sets of its size
+// (at most 12 points): the sum of C(p_i, i+1) over its points
+// p_0 < p_1 < …. Sets of one size ordered by rank are ordered as numbers.
+func colex(s bb.Bitboard) uint32 {
+	b0, b1, b2 := uint8(s), uint8(s>>8), uint8(s>>16)
+	t1 := bits.OnesCount8(b0)
+	t2 := t1 + bits.OnesCount8(b1)
+	return colexByte[0][b0][0] + colexByte[1][b1][t1] + colexByte[2][b2][t2]
 }
 
 // unrankColex returns the k-set of points below n whose colex rank is j.
@@ -74,47 +126,34 @@ func unrankColex(j uint32, k, n int) uint32 {
 // compress returns s with the points of used squeezed out: bit i of the result
 // is the i-th point not in used. s and used must be disjoint.
 func compress(s, used bb.Bitboard) uint32 {
-	var c uint32
-	for s != 0 {
-		p := bits.TrailingZeros32(uint32(s))
-		s &= s - 1
-		c |= 1 << (p - bits.OnesCount32(uint32(used)&(1<<p-1)))
-	}
-	return c
+	u0, u1, u2 := uint8(used), uint8(used>>8), uint8(used>>16)
+	f0 := 8 - bits.OnesCount8(u0)
+	f1 := f0 + 8 - bits.OnesCount8(u1)
+	return uint32(squeeze[u0][uint8(s)]) | uint32(squeeze[u1][uint8(s>>8)])<<f0 | uint32(squeeze[u2][uint8(s>>16)])<<f1
 }
 
 // deposit is compress's inverse: it spreads the bits of c over the points
 // not in used, in order.
 func deposit(c uint32, used bb.Bitboard) bb.Bitboard {
-	var out bb.Bitboard
-	free := bb.Full &^ used
-	for ; c != 0; c >>= 1 {
-		if c&1 != 0 {
-			out |= free & -free
-		}
-		free &= free - 1
-	}
-	return out
+	u0, u1, u2 := uint8(used), uint8(used>>8), uint8(used>>16)
+	f0 := 8 - bits.OnesCount8(u0)
+	f1 := 8 - bits.OnesCount8(u1)
+	return bb.Bitboard(spread[u0][uint8(c)&(1<<f0-1)]) |
+		bb.Bitboard(spread[u1][uint8(c>>f0)&(1<<f1-1)])<<8 |
+		bb.Bitboard(spread[u2][uint8(c>>(f0+f1))])<<16
 }
 
 // rankFree returns the colex rank of other among the points not in mover.
-func rankFree(other, mover bb.Bitboard) uint32 {
-	var r uint32
-	for k := 1; other != 0; k++ {
-		p := bits.TrailingZeros32(uint32(other))
-		other &= other - 1
-		r += binom[p-bits.OnesCount32(uint32(mover)&(1<<p-1))][k]
-	}
-	return r
-}
+func rankFree(other, mover bb.Bitboard) uint32 { return colex(bb.Bitboard(compress(other, mover))) }
 
 // setTable numbers the canonical sets of n points.
 type setTable struct {
 	n    int
 	sets []bb.Bitboard // the canonical sets (least of their images), increasing
 	// info[colex(s)] = canonical index of s << 16 | mask of the symmetries
-	// that map s onto its canonical set.
-	info []uint32
+	// that map s onto its canonical set. Nine-point sets have more than 2^16
+	// canonical sets, so the index takes the bits above the mask's 16.
+	info []uint64
 }
 
 var (
@@ -132,7 +171,7 @@ func setsOf(n int) *setTable {
 }
 
 func buildSetTable(n int) *setTable {
-	t := &setTable{n: n, info: make([]uint32, binom[24][n])}
+	t := &setTable{n: n, info: make([]uint64, binom[24][n])}
 	// Gosper's hack visits the n-sets in increasing order, which is colex order.
 	s := uint32(1)<<n - 1
 	for r := uint32(0); r < binom[24][n]; r++ {
@@ -144,15 +183,15 @@ func buildSetTable(n int) *setTable {
 				least = imgs[g]
 			}
 		}
-		var mask uint32
+		var mask uint64
 		for g := range imgs {
 			if imgs[g] == least {
 				mask |= 1 << g
 			}
 		}
-		var idx uint32
+		var idx uint64
 		if least == bb.Bitboard(s) {
-			idx = uint32(len(t.sets))
+			idx = uint64(len(t.sets))
 			t.sets = append(t.sets, least)
 		} else {
 			idx = t.info[colex(least)] >> 16 // least < s: numbered already
@@ -161,9 +200,6 @@ func buildSetTable(n int) *setTable {
 		c := s & -s
 		x := s + c
 		s = ((x^s)>>2)/c | x
-	}
-	if len(t.sets) > 1<<16 {
-		panic("egtb: too many canonical sets for a 16-bit index")
 	}
 	return t
 }
@@ -193,7 +229,7 @@ func newSector(m, o int) *sector {
 // canonical returns the canonical form of the position (mover, other).
 func (s *sector) canonical(mover, other bb.Bitboard) (cm, co bb.Bitboard, ci uint32) {
 	e := s.movers.info[colex(mover)]
-	ci = e >> 16
+	ci = uint32(e >> 16)
 	mask := uint16(e)
 	co = bb.Symmetry(bits.TrailingZeros16(mask)).Apply(other)
 	for mask &= mask - 1; mask != 0; mask &= mask - 1 {

@@ -141,7 +141,7 @@ func (s SectorSpec) String() string { return fmt.Sprintf("%dv%d", s.M, s.O) }
 func (p Params) Sectors(maxPieces int) []SectorSpec {
 	var out []SectorSpec
 	for n := 2 * p.MinPieces; n <= maxPieces; n++ {
-		for m := p.MinPieces; 2*m <= n; m++ {
+		for m := max(p.MinPieces, n-maxSetSize); 2*m <= n; m++ {
 			out = append(out, SectorSpec{m, n - m})
 			if n-m != m {
 				out = append(out, SectorSpec{n - m, m})

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/memory"
 )
 
 // The retrograde solver.
@@ -17,8 +18,8 @@ import (
 // The sectors (m, o) and (o, m) are solved together: a non-capturing turn in
 // one leads into the other, while a capturing turn (a slide or fly that
 // closes a mill, then the removal) leaves the pair for the smaller sector
-// (o−1, m), solved before. Values are kept as their bytes (1 + plies to the end,
-// 0 unresolved or draw).
+// (o−1, m), solved before. Values are kept as in the files (1 + plies to the
+// end, 0 unresolved or draw), in 16 bits while solving.
 //
 //  1. Init, in parallel over slot ranges. For each position: count the
 //     non-capturing turns (weighted, see below), and find the best exit: the
@@ -32,11 +33,14 @@ import (
 //     did not close a mill) is updated: if k is a loss, the predecessor wins at
 //     k+1 (overriding a longer tentative exit win); if k is a win, its counter
 //     drops, and at zero the predecessor loses, at ply max(k+1, its exit's
-//     loss ply) — or draws if an exit draws. Updates are atomic on 32-bit
-//     words, so the slots of one ply are processed in parallel. A slot's
-//     value byte and counter share 16 bits (two slots a word), so an update
-//     touches one cache line.
+//     loss ply) — or draws if an exit draws. Updates are atomic on a slot's
+//     32-bit cell (value, counter and exit together), so the slots of one
+//     ply are processed in parallel and an update touches one cache line.
 //  3. What is unresolved is a draw.
+//
+// A pair that takes long keeps checkpoints (see checkpointer): the cells and
+// how far the solve has come, written at the end of an init segment or a
+// retrograde ply, from which a killed build goes on.
 //
 // Symmetry and the counters. A slot stands for a class of symmetric
 // positions. The counter of P must reach zero exactly when every non-capturing
@@ -48,18 +52,84 @@ import (
 // its turns whenever the other side's set has no symmetry, which is almost
 // always.
 
-// work is one sector's arrays while it is being solved.
+// work is one sector's array while it is being solved.
 type work struct {
 	sec *sector
-	// cells holds two slots a word: slot i's value byte is byte 2i of the
-	// array, its counter byte 2i+1 (atomic in the retrograde pass).
-	cells   []uint32
-	ext     []byte // best exit for counted positions: 0 none, 0xFF draw, else its (loss) value
+	// cells holds a word per slot: the value (1 + plies to the end, 0 while
+	// unresolved or a draw, unusedCell for an unused slot) in bits 0–15, the
+	// move counter in bits 16–23 and the best exit in bits 24–31 (0 none,
+	// 0xFF a draw, else its loss value byte). One word per slot puts all
+	// that an update reads in one cache line, and the 16-bit value lets a
+	// solve run past the 253 plies a file byte holds (the write then says
+	// so) instead of failing in the middle.
+	cells []uint32
+	// plies has a word per chunk of slots: bit k%64 is set once a slot of
+	// the chunk took ply k, so that the retrograde pass skips the chunks
+	// without a slot of its ply instead of reading them (a hint: a set bit
+	// may stand for another ply).
+	plies   []uint64
+	free    func() // releases cells (huge-page memory outside the Go heap)
 	partner *work  // the sector of the opponent's positions: (o, m)
 }
 
-func newWork(sec *sector) *work {
-	return &work{sec: sec, cells: make([]uint32, (int(sec.size)+1)/2), ext: make([]byte, sec.size)}
+// Fields of a cell.
+const (
+	cntShift   = 16
+	extShift   = 24
+	valMask    = 0xFFFF
+	unusedCell = valMask // the value of an unused slot
+	maxPly     = 0xFFFD  // the longest distance, in plies, a solve can reach
+)
+
+func cellOf(val byte, n int, ext byte) uint32 {
+	return uint32(val) | uint32(n)<<cntShift | uint32(ext)<<extShift
+}
+
+// newWork maps the cells of sec in huge pages: the retrograde pass updates
+// them at random, and 4 KB pages would cost a TLB miss on almost every
+// update of a large sector.
+func newWork(sec *sector) (*work, error) {
+	mem, free, _, err := memory.Huge(4*int(sec.size), false)
+	if err != nil {
+		return nil, fmt.Errorf("egtb: %d MB for sector %s: %w", 4*uint64(sec.size)>>20, sec.name(), err)
+	}
+	w := &work{sec: sec, free: free, plies: make([]uint64, (sec.size+chunk-1)/chunk)}
+	if sec.size > 0 {
+		w.cells = unsafe.Slice((*uint32)(unsafe.Pointer(&mem[0])), sec.size)
+	}
+	return w, nil
+}
+
+// markPly notes that slot i took ply k.
+func (w *work) markPly(i uint32, k int) {
+	p := &w.plies[i/chunk]
+	if bit := uint64(1) << (k & 63); atomic.LoadUint64(p)&bit == 0 {
+		atomic.OrUint64(p, bit)
+	}
+}
+
+// hasPly reports whether a slot of the chunk at slot lo may hold ply k.
+func (w *work) hasPly(lo uint32, k int) bool {
+	return atomic.LoadUint64(&w.plies[lo/chunk])&(1<<(k&63)) != 0
+}
+
+// rebuildPlies sets the ply hints from the cells (after a checkpoint is
+// read).
+func (w *work) rebuildPlies() {
+	clear(w.plies)
+	for i, c := range w.cells {
+		if v := c & valMask; v != 0 && v != unusedCell {
+			w.plies[i/chunk] |= 1 << ((v - 1) & 63)
+		}
+	}
+}
+
+// release frees the cells.
+func (w *work) release() {
+	if w.free != nil {
+		w.free()
+		w.free, w.cells = nil, nil
+	}
 }
 
 // bytesOf views a word slice as bytes.
@@ -70,14 +140,22 @@ func bytesOf(w []uint32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w))
 }
 
-// values returns the value bytes of the sector.
-func (w *work) values() []byte {
-	b := bytesOf(w.cells)
-	out := make([]byte, w.sec.size)
-	for i := range out {
-		out[i] = b[2*i]
+// values returns the value bytes of the sector, as stored in its file, and
+// how many of them saturated (distances beyond what a byte holds).
+func (w *work) values() (out []byte, saturated uint64) {
+	out = make([]byte, w.sec.size)
+	for i, c := range w.cells {
+		switch v := c & valMask; {
+		case v == unusedCell:
+			out[i] = unused
+		case v > maxValue:
+			out[i] = byte(saturate(v))
+			saturated++
+		default:
+			out[i] = byte(v)
+		}
 	}
-	return out
+	return out, saturated
 }
 
 // SolveStats are the counts of one solved sector: raw positions (every
@@ -94,7 +172,7 @@ type Progress func(phase string, done, total uint64)
 
 type solver struct {
 	g       *game
-	look    func(m, o int) *table // the smaller sectors (their DTM tables)
+	look    func(m, o int) *table // the smaller sectors (their DTM tables, or any table for DTZ)
 	zeroing bool                  // solve for DTZ: a removal ends the count like the end of the game
 	threads int
 	prog    Progress
@@ -113,48 +191,128 @@ func (s *solver) err() error {
 	return s.ctx.Err()
 }
 
+// pairJob is the solve of one pair of sectors.
+type pairJob struct {
+	p       Params
+	m, o    int
+	look    func(m, o int) *table
+	zeroing bool
+	threads int
+	prog    Progress
+	ckpt    *checkpointer // nil: no checkpoints
+}
+
+// solveState is how far a pair's solve has come: what a checkpoint records
+// beside the cells.
+type solveState struct {
+	initDone [2]uint32 // the slots of each sector whose init is done (a prefix)
+	nextPly  int       // the first retrograde ply not yet done
+	hi       int       // the highest ply set so far
+	maxCnt   int       // the largest move counter so far
+}
+
+// initSegment is how many slots the init pass handles between two chances
+// to write a checkpoint.
+const initSegment = 1 << 25
+
 // solvePair solves the sector (m, o) and, unless m == o, (o, m). look must
 // give the smaller sectors the captures lead to. It returns the value bytes
-// of each sector (unused slots hold 0xFF) and the largest move counter.
-func solvePair(ctx context.Context, p Params, m, o int, look func(m, o int) *table, zeroing bool, threads int, prog Progress) ([][]byte, int, error) {
-	if threads < 1 {
-		threads = 1
-	}
+// of each sector (unused slots hold 0xFF) and the largest move counter. With
+// a checkpointer it goes on from the pair's checkpoint, if there is a good
+// one, and writes one whenever the checkpointer's interval has passed at the
+// end of an init segment or a retrograde ply.
+func solvePair(ctx context.Context, j pairJob) ([][]byte, int, error) {
+	threads := max(j.threads, 1)
+	prog := j.prog
 	if prog == nil {
 		prog = func(string, uint64, uint64) {}
 	}
-	s := &solver{g: newGame(p), look: look, zeroing: zeroing, threads: threads, prog: prog, ctx: ctx}
-	a := newWork(newSector(m, o))
-	ws := []*work{a}
-	s.pair = a.sec.name()
-	if m != o {
-		s.pair += "+" + fmt.Sprintf("%dv%d", o, m)
-		b := newWork(newSector(o, m))
-		a.partner, b.partner = b, a
-		ws = append(ws, b)
-	} else {
-		a.partner = a
+	s := &solver{g: newGame(j.p), look: j.look, zeroing: j.zeroing, threads: threads, prog: prog, ctx: ctx}
+	secs := []*sector{newSector(j.m, j.o)}
+	s.pair = secs[0].name()
+	if j.m != j.o {
+		secs = append(secs, newSector(j.o, j.m))
+		s.pair += "+" + secs[1].name()
 	}
-	hi := 0
-	for _, w := range ws {
-		h, err := s.initPass(w)
+	var ws []*work
+	defer func() {
+		for _, w := range ws {
+			w.release()
+		}
+	}()
+	for _, sec := range secs {
+		w, err := newWork(sec)
 		if err != nil {
 			return nil, 0, err
 		}
-		hi = max(hi, h)
+		ws = append(ws, w)
 	}
-	if err := s.retro(ws, hi); err != nil {
-		return nil, 0, err
+	ws[0].partner = ws[len(ws)-1]
+	ws[len(ws)-1].partner = ws[0]
+
+	var st solveState
+	if j.ckpt != nil {
+		j.ckpt.resume(ws, &st)
+	}
+	s.maxCnt.Store(int64(st.maxCnt))
+	save := func() error {
+		if j.ckpt == nil {
+			return nil
+		}
+		st.maxCnt = int(s.maxCnt.Load())
+		return j.ckpt.maybeSave(ws, &st)
+	}
+	for i, w := range ws {
+		exits, err := s.exitLookup(w.sec)
+		if err != nil {
+			return nil, 0, err
+		}
+		for lo := st.initDone[i]; lo < w.sec.size; {
+			hi := lo + min(initSegment, w.sec.size-lo)
+			top, err := s.parallel(s.phase("init", w.sec), lo, hi, w.sec.size, func(a, b uint32) int {
+				return s.initRange(w, a, b, exits)
+			})
+			if err != nil {
+				return nil, 0, err
+			}
+			st.hi = max(st.hi, top)
+			st.initDone[i], lo = hi, hi
+			if err := save(); err != nil {
+				return nil, 0, err
+			}
+		}
+	}
+	for k := st.nextPly; k <= st.hi; k++ {
+		if k+1 > maxPly {
+			return nil, 0, fmt.Errorf("egtb: sector %s: a distance of %d plies is beyond the solver's %d", s.pair, k+1, maxPly)
+		}
+		for _, w := range ws {
+			top, err := s.parallel(s.phase(fmt.Sprintf("retrograde ply %d", k), w.sec), 0, w.sec.size, w.sec.size, func(a, b uint32) int {
+				return s.retroRange(w, a, b, k)
+			})
+			if err != nil {
+				return nil, 0, err
+			}
+			st.hi = max(st.hi, top)
+		}
+		st.nextPly = k + 1
+		if err := save(); err != nil {
+			return nil, 0, err
+		}
 	}
 	out := make([][]byte, len(ws))
 	for i, w := range ws {
-		out[i] = w.values()
-		w.cells, w.ext = nil, nil
+		var sat uint64
+		out[i], sat = w.values()
+		if sat > 0 && j.ckpt != nil {
+			j.ckpt.note(fmt.Sprintf("sector %s: %d positions are more than %d plies from the end of the count; stored as win %d / loss %d (at least)",
+				w.sec.name(), sat, maxValue-1, Value(maxValue).Distance(), maxLoss.Distance()))
+		}
 	}
 	return out, int(s.maxCnt.Load()), nil
 }
 
-// phase names a step for the progress: "3v4+4v3 init 3v4", "3v3 init".
+// phase names a step for the progress: "3v4+4v3 init, 3v4", "3v3 init".
 func (s *solver) phase(step string, sec *sector) string {
 	if s.pair == sec.name() {
 		return s.pair + " " + step
@@ -165,12 +323,13 @@ func (s *solver) phase(step string, sec *sector) string {
 // chunk is the unit of parallel work, in slots (a multiple of 64).
 const chunk = 1 << 14
 
-// parallel runs f over [0, n) in chunks on s.threads goroutines, reporting
-// progress under phase. f returns the highest ply it wrote.
-func (s *solver) parallel(phase string, n uint32, f func(lo, hi uint32) int) (int, error) {
+// parallel runs f over [lo, hi) in chunks on s.threads goroutines, reporting
+// progress under phase as slots done of total (lo counts as done). f
+// returns the highest ply it wrote.
+func (s *solver) parallel(phase string, lo, hi, total uint32, f func(lo, hi uint32) int) (int, error) {
 	var next atomic.Uint32
 	var done atomic.Uint64
-	nchunks := (n + chunk - 1) / chunk
+	nchunks := (hi - lo + chunk - 1) / chunk
 	his := make([]int, s.threads)
 	var wg sync.WaitGroup
 	for t := 0; t < s.threads; t++ {
@@ -182,41 +341,39 @@ func (s *solver) parallel(phase string, n uint32, f func(lo, hi uint32) int) (in
 				if c >= nchunks {
 					return
 				}
-				lo := c * chunk
-				hi := min(lo+chunk, n)
-				his[t] = max(his[t], f(lo, hi))
-				d := done.Add(uint64(hi - lo))
+				a := lo + c*chunk
+				b := min(a+chunk, hi)
+				his[t] = max(his[t], f(a, b))
+				d := done.Add(uint64(b - a))
 				if t == 0 {
-					s.prog(phase, d, uint64(n))
+					s.prog(phase, uint64(lo)+d, uint64(total))
 				}
 			}
 		}(t)
 	}
 	wg.Wait()
-	hi := 0
+	top := 0
 	for _, h := range his {
-		hi = max(hi, h)
+		top = max(top, h)
 	}
-	return hi, s.err()
+	return top, s.err()
 }
 
-// initPass sets every slot of w: tentative exit wins, immediate losses and
-// exits' values, the counters. It returns the highest ply it set.
-func (s *solver) initPass(w *work) (int, error) {
-	sec := w.sec
-	cells := bytesOf(w.cells)
+// exitLookup returns the look-up of the positions the captures of sec lead
+// to, in the smaller sectors, or an error naming a missing one.
+func (s *solver) exitLookup(sec *sector) (lookupFunc, error) {
 	var exitTab, exitTab2 *table
 	if sec.o-1 >= s.g.p.MinPieces {
 		if exitTab = s.look(sec.o-1, sec.m); exitTab == nil {
-			return 0, fmt.Errorf("egtb: sector %dv%d needs %dv%d, which is missing", sec.m, sec.o, sec.o-1, sec.m)
+			return nil, fmt.Errorf("egtb: sector %dv%d needs %dv%d, which is missing", sec.m, sec.o, sec.o-1, sec.m)
 		}
 	}
 	if s.g.p.RemoveMultiple && sec.o-2 >= s.g.p.MinPieces {
 		if exitTab2 = s.look(sec.o-2, sec.m); exitTab2 == nil {
-			return 0, fmt.Errorf("egtb: sector %dv%d needs %dv%d, which is missing", sec.m, sec.o, sec.o-2, sec.m)
+			return nil, fmt.Errorf("egtb: sector %dv%d needs %dv%d, which is missing", sec.m, sec.o, sec.o-2, sec.m)
 		}
 	}
-	look := func(mover, other bb.Bitboard) (Value, bool) {
+	return func(mover, other bb.Bitboard) (Value, bool) {
 		t := exitTab
 		if mover.Count() != sec.o-1 {
 			t = exitTab2
@@ -226,48 +383,53 @@ func (s *solver) initPass(w *work) (int, error) {
 			v = zeroed(v)
 		}
 		return v, true
-	}
+	}, nil
+}
+
+// initRange sets the slots [lo, hi) of w: tentative exit wins, immediate
+// losses and exits' values, the counters. It returns the highest ply it set.
+func (s *solver) initRange(w *work, lo, hi uint32, look lookupFunc) int {
+	sec := w.sec
 	g := s.g
 	others := setsOf(sec.o)
-	return s.parallel(s.phase("init", sec), sec.size, func(lo, hi uint32) int {
-		top, maxN := 0, 0
-		defer func() { s.noteCounter(maxN) }()
-		ci, j := lo/sec.others, lo%sec.others
-		c := unrankColex(j, sec.o, 24-sec.m)
-		mover := sec.movers.sets[ci]
-		stabM := uint16(sec.movers.info[colex(mover)])
-		for i := lo; i < hi; i++ {
-			other := deposit(c, mover)
-			if stabM == 1 || sec.used(mover, other) {
-				v, n, ext := g.initPosition(mover, other, stabM, others, look)
-				if n > 0xFF {
-					s.setErr(fmt.Errorf("egtb: sector %s: a move counter of %d does not fit a byte", sec.name(), n))
-					return top
-				}
-				maxN = max(maxN, n)
-				cells[2*i], cells[2*i+1], w.ext[i] = v, byte(n), ext
-				if v != 0 {
-					top = max(top, int(v)-1)
-				}
-			} else {
-				cells[2*i] = unused
+	top, maxN := 0, 0
+	defer func() { s.noteCounter(maxN) }()
+	ci, j := lo/sec.others, lo%sec.others
+	c := unrankColex(j, sec.o, 24-sec.m)
+	mover := sec.movers.sets[ci]
+	stabM := uint16(sec.movers.info[colex(mover)])
+	for i := lo; i < hi; i++ {
+		other := deposit(c, mover)
+		if stabM == 1 || sec.used(mover, other) {
+			v, n, ext := g.initPosition(mover, other, stabM, others, look)
+			if n > 0xFF {
+				s.setErr(fmt.Errorf("egtb: sector %s: a move counter of %d does not fit a byte", sec.name(), n))
+				return top
 			}
-			// Next slot: the next other's set, or the next mover's set.
-			if j++; j == sec.others {
-				j = 0
-				c = 1<<sec.o - 1
-				if ci++; int(ci) < len(sec.movers.sets) {
-					mover = sec.movers.sets[ci]
-					stabM = uint16(sec.movers.info[colex(mover)])
-				}
-			} else {
-				x := c & -c
-				y := c + x
-				c = ((y^c)>>2)/x | y
+			maxN = max(maxN, n)
+			w.cells[i] = cellOf(v, n, ext)
+			if v != 0 {
+				top = max(top, int(v)-1)
+				w.markPly(i, int(v)-1)
 			}
+		} else {
+			w.cells[i] = unusedCell
 		}
-		return top
-	})
+		// Next slot: the next other's set, or the next mover's set.
+		if j++; j == sec.others {
+			j = 0
+			c = 1<<sec.o - 1
+			if ci++; int(ci) < len(sec.movers.sets) {
+				mover = sec.movers.sets[ci]
+				stabM = uint16(sec.movers.info[colex(mover)])
+			}
+		} else {
+			x := c & -c
+			y := c + x
+			c = ((y^c)>>2)/x | y
+		}
+	}
+	return top
 }
 
 // zeroed is the value, for the DTZ count, of the position a removal leads to
@@ -338,73 +500,94 @@ func (g *game) initPosition(mover, other bb.Bitboard, stabM uint16, others *setT
 	return 0, weighted, byte(best)
 }
 
-// retro is the retrograde pass over the pair's sectors, from ply 0 to the
-// last ply anything was set at.
-func (s *solver) retro(ws []*work, hi int) error {
-	for k := 0; k <= hi; k++ {
-		if k+2 > maxValue {
-			return fmt.Errorf("egtb: sector %s: distance of %d plies does not fit a byte", ws[0].sec.name(), k+1)
-		}
-		target := byte(k + 1)
-		for _, w := range ws {
-			h, err := s.parallel(s.phase(fmt.Sprintf("retrograde ply %d", k), w.sec), w.sec.size, func(lo, hi uint32) int {
-				return s.retroRange(w, lo, hi, k, target)
-			})
-			if err != nil {
-				return err
-			}
-			hi = max(hi, h)
-		}
+// retroRange handles the slots of w in [lo, hi) resolved at ply k: every
+// predecessor, in the partner sector (the positions from which the other
+// side reached it by a turn that closed no mill), is updated. If k is a
+// loss, the predecessor wins at k+1 (overriding a longer tentative exit win);
+// if k is a win, its counter drops, and at zero the predecessor loses at
+// ply max(k+1, its exit's loss ply), or draws if an exit draws.
+//
+// The predecessors lie anywhere in the partner's cells, so each update is a
+// cache miss; they go through a queue that prefetches each cell when it is
+// queued and updates it some updates later, so that many misses are in
+// flight at once instead of one.
+func (s *solver) retroRange(w *work, lo, hi uint32, k int) int {
+	if !w.hasPly(lo, k) {
+		return 0
 	}
-	return nil
-}
-
-// retroRange handles the slots of w in [lo, hi) resolved at ply k.
-func (s *solver) retroRange(w *work, lo, hi uint32, k int, target byte) int {
-	top := 0
-	for wi := lo / 2; wi < (hi+1)/2; wi++ {
-		x := atomic.LoadUint32(&w.cells[wi])
-		for bi := uint32(0); bi < 2; bi++ {
-			if byte(x>>(16*bi)) != target {
-				continue
-			}
-			mover, other := w.sec.decode(wi*2 + bi)
-			top = max(top, s.predecessors(w.partner, mover, other, k))
+	u := updater{q: w.partner, k: k, win: k&1 == 0}
+	target := uint32(k + 1)
+	for i := lo; i < hi; i++ {
+		if w.cells[i]&valMask != target { // a plain read: nothing writes ply k now
+			continue
 		}
-	}
-	return top
-}
-
-// predecessors updates every predecessor, in sector q, of the position
-// (mover, other) resolved at ply k: the positions from which the other side
-// reached it by a turn that closed no mill.
-func (s *solver) predecessors(q *work, mover, other bb.Bitboard, k int) int {
-	top := 0
-	if k&1 == 0 {
-		v := byte(k + 2)
+		mover, other := w.sec.decode(i)
+		q := u.q.sec
 		s.g.forEachUnmove(mover, other, func(prev bb.Bitboard) {
-			top = max(top, q.setWin(q.sec.index(prev, mover), v))
+			u.push(q.index(prev, mover))
 		})
+	}
+	u.flush()
+	return u.top
+}
+
+// updaterQueue is how many updates an updater keeps in flight: enough to
+// cover a memory latency with the work of the index computations between.
+const updaterQueue = 32
+
+// updater applies the updates of one ply to a sector's cells, each a few
+// updates after its cell was prefetched.
+type updater struct {
+	q    *work
+	k    int  // the ply being propagated
+	win  bool // k is a loss: the predecessors win
+	top  int  // the highest ply set
+	head int
+	n    int
+	idx  [updaterQueue]uint32
+}
+
+// push queues an update of slot i, applying the oldest if the queue is full.
+func (u *updater) push(i uint32) {
+	memory.Prefetch(uintptr(unsafe.Pointer(&u.q.cells[i])))
+	if u.n < updaterQueue {
+		u.idx[(u.head+u.n)%updaterQueue] = i
+		u.n++
+		return
+	}
+	u.apply(u.idx[u.head])
+	u.idx[u.head] = i
+	u.head = (u.head + 1) % updaterQueue
+}
+
+// flush applies every queued update.
+func (u *updater) flush() {
+	for ; u.n > 0; u.n-- {
+		u.apply(u.idx[u.head])
+		u.head = (u.head + 1) % updaterQueue
+	}
+}
+
+func (u *updater) apply(i uint32) {
+	if u.win {
+		u.top = max(u.top, u.q.setWin(i, uint32(u.k+2)))
 	} else {
-		s.g.forEachUnmove(mover, other, func(prev bb.Bitboard) {
-			top = max(top, q.decrement(q.sec.index(prev, mover), k))
-		})
+		u.top = max(u.top, u.q.decrement(i, u.k))
 	}
-	return top
 }
 
-// setWin makes slot i a win with byte v unless it wins sooner already. It
+// setWin makes slot i a win with value v unless it wins sooner already. It
 // returns the ply it set, or 0.
-func (w *work) setWin(i uint32, v byte) int {
-	p := &w.cells[i>>1]
-	sh := 16 * (i & 1)
+func (w *work) setWin(i uint32, v uint32) int {
+	p := &w.cells[i]
 	for {
 		old := atomic.LoadUint32(p)
-		cur := byte(old >> sh)
+		cur := old & valMask
 		if cur != 0 && (cur&1 == 1 || cur <= v) {
 			return 0
 		}
-		if atomic.CompareAndSwapUint32(p, old, old&^(0xFF<<sh)|uint32(v)<<sh) {
+		if atomic.CompareAndSwapUint32(p, old, old&^valMask|v) {
+			w.markPly(i, int(v)-1)
 			return int(v) - 1
 		}
 	}
@@ -416,16 +599,15 @@ func (w *work) setWin(i uint32, v byte) int {
 // too, harmlessly: every counter gets exactly as many decrements as it
 // started with, and nothing else writes a value in a ply of wins.
 func (w *work) decrement(i uint32, k int) int {
-	p := &w.cells[i>>1]
-	sh := 16 * (i & 1)
-	now := atomic.AddUint32(p, ^uint32(1<<(sh+8)-1)) // the counter byte minus 1
-	if byte(now>>(sh+8)) == 0xFF {
+	p := &w.cells[i]
+	now := atomic.AddUint32(p, ^uint32(1<<cntShift-1)) // the counter minus 1
+	if byte(now>>cntShift) == 0xFF {
 		panic(fmt.Sprintf("egtb: sector %s: the counter of slot %d went below zero", w.sec.name(), i))
 	}
-	if byte(now>>sh) != 0 || byte(now>>(sh+8)) != 0 {
+	if now&valMask != 0 || byte(now>>cntShift) != 0 {
 		return 0 // it wins, or children are left
 	}
-	e := w.ext[i]
+	e := byte(now >> extShift)
 	if e == 0xFF {
 		return 0 // its exit draws
 	}
@@ -435,7 +617,8 @@ func (w *work) decrement(i uint32, k int) int {
 	}
 	for {
 		old := atomic.LoadUint32(p)
-		if atomic.CompareAndSwapUint32(p, old, old&^(0xFF<<sh)|uint32(ply+1)<<sh) {
+		if atomic.CompareAndSwapUint32(p, old, old&^valMask|uint32(ply+1)) {
+			w.markPly(i, ply)
 			return ply
 		}
 	}

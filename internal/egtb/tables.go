@@ -15,8 +15,14 @@ import (
 	"github.com/millengine/millengine/internal/rules"
 )
 
-// MaxPieces is the most pieces on the board (both sides) a sector may hold.
-const MaxPieces = 10
+// MaxPieces is the most pieces on the board (both sides) a sector may hold:
+// nine a side, the whole moving phase of Nine Men's Morris.
+const MaxPieces = 2 * maxSetSize
+
+// DTMPieces is the most pieces on the board of a sector whose DTM table is
+// built: beyond it a sector has its DTZ table only, which holds the same
+// wins, draws and losses (see Build).
+const DTMPieces = 10
 
 // table is one opened sector.
 type table struct {
@@ -39,9 +45,9 @@ type Tables struct {
 	dir    string
 	params Params
 	game   *game
-	tabs   [MaxPieces + 1][MaxPieces + 1]*table // DTM, by sector
-	dtz    [MaxPieces + 1][MaxPieces + 1]*table // DTZ, by sector
-	none   string                               // why there are no tables at all (rules not covered)
+	tabs   [maxSetSize + 1][maxSetSize + 1]*table // DTM, by sector
+	dtz    [maxSetSize + 1][maxSetSize + 1]*table // DTZ, by sector
+	none   string                                 // why there are no tables at all (rules not covered)
 }
 
 // Open maps the sector files in dir that were solved under the parameters of
@@ -133,7 +139,7 @@ func (t *Tables) Close() error {
 		return nil
 	}
 	var first error
-	for _, tabs := range []*[MaxPieces + 1][MaxPieces + 1]*table{&t.tabs, &t.dtz} {
+	for _, tabs := range []*[maxSetSize + 1][maxSetSize + 1]*table{&t.tabs, &t.dtz} {
 		for m := range tabs {
 			for o := range tabs[m] {
 				if tb := tabs[m][o]; tb != nil {
@@ -150,10 +156,19 @@ func (t *Tables) Close() error {
 
 // lookupDTZ returns the DTZ table of sector (m, o), or nil.
 func (t *Tables) lookupDTZ(m, o int) *table {
-	if t == nil || m < 0 || o < 0 || m > MaxPieces || o > MaxPieces {
+	if t == nil || m < 0 || o < 0 || m > maxSetSize || o > maxSetSize {
 		return nil
 	}
 	return t.dtz[m][o]
+}
+
+// lookupWDL returns a table of sector (m, o) that holds its wins, draws and
+// losses (the DTZ table, or the DTM table when only that is loaded), or nil.
+func (t *Tables) lookupWDL(m, o int) *table {
+	if tb := t.lookupDTZ(m, o); tb != nil {
+		return tb
+	}
+	return t.lookup(m, o)
 }
 
 // Params returns the parameter set the tables were opened for.
@@ -162,8 +177,9 @@ func (t *Tables) Params() Params { return t.params }
 // Dir returns the directory the tables were opened from.
 func (t *Tables) Dir() string { return t.dir }
 
-// Has reports whether the sector is loaded.
-func (t *Tables) Has(s SectorSpec) bool { return t.lookup(s.M, s.O) != nil }
+// Has reports whether the sector's values are loaded (its DTZ table, its
+// DTM table or both).
+func (t *Tables) Has(s SectorSpec) bool { return t.lookupWDL(s.M, s.O) != nil }
 
 // Sectors lists the loaded sectors in build order.
 func (t *Tables) Sectors() []SectorSpec {
@@ -177,7 +193,7 @@ func (t *Tables) Sectors() []SectorSpec {
 }
 
 func (t *Tables) lookup(m, o int) *table {
-	if t == nil || m < 0 || o < 0 || m > MaxPieces || o > MaxPieces {
+	if t == nil || m < 0 || o < 0 || m > maxSetSize || o > maxSetSize {
 		return nil
 	}
 	return t.tabs[m][o]

@@ -71,13 +71,40 @@ func (v Value) String() string {
 // opponent to move, into the value of that turn for the side that made it:
 // the opponent's loss d is our win d+1, its win d our loss d, a draw a draw.
 // (A position with a pending removal has the same side to move as the action
-// that led to it; its value needs no turning.)
+// that led to it; its value needs no turning.) The longest distances
+// saturate (see Saturated): the parent of win 127 is loss 126.
 func (v Value) Parent() Value {
-	if v == 0 {
+	switch v {
+	case 0:
 		return 0
+	case maxValue:
+		return maxLoss
 	}
 	return v + 1
 }
+
+// maxLoss is the longest loss a byte holds (loss 126); the longest win is
+// maxValue (win 127).
+const maxLoss Value = maxValue - 1
+
+// saturate returns the value byte of a distance of v−1 plies (v is 1 +
+// plies, as in the solver): itself when it fits, else the longest value of
+// its kind, win 127 or loss 126. A file then holds "at least" for those
+// positions, which are far beyond any N-move rule; the check of a value
+// against its successors saturates the same way, so it stays exact.
+func saturate(v uint32) Value {
+	switch {
+	case v <= maxValue:
+		return Value(v)
+	case v&1 == 0:
+		return maxValue
+	}
+	return maxLoss
+}
+
+// Saturated reports whether v is a longest value a byte holds (win 127 or
+// loss 126): its distance is at least that.
+func (v Value) Saturated() bool { return v == maxValue || v == maxLoss }
 
 // Score orders values from the side to move's view: higher is better. A
 // shorter win beats a longer one, any win beats a draw, a draw beats any loss,

@@ -3,10 +3,15 @@ package egtb
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
+	"unsafe"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/memory"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
@@ -41,7 +46,8 @@ type VerifyResult struct {
 }
 
 // Verify re-checks the slots of a loaded sector with the engine's own rules
-// code: each used slot's position is built from a FEN (White to move),
+// code: each used slot's position is built by position.NewMoving (White to
+// move; the same position as its FEN),
 // movegen.Generate lists its actions and Position.Do plays them (removals
 // included), and the best of the successors' values — probed in the tables,
 // or given by the rules when the game ends — must equal the stored value.
@@ -72,7 +78,7 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 		threads = defaultThreads()
 	}
 	sv := &solver{threads: threads, prog: prog, ctx: ctx}
-	_, err := sv.parallel("verify "+s.String()+" "+o.Metric.String(), sec.size, func(lo, hi uint32) int {
+	_, err := sv.parallel("verify "+s.String()+" "+o.Metric.String(), 0, sec.size, sec.size, func(lo, hi uint32) int {
 		var fen []byte
 		var local []Mismatch
 		var n, bad uint64
@@ -90,18 +96,16 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 			case stored == unused:
 				want = "a value (the slot is used)"
 			}
-			fen = appendFEN(fen[:0], mover, other)
 			if want == "" {
-				p, err := position.ParseFEN(&r, string(fen))
-				if err != nil {
-					want = "error: " + err.Error()
-				} else if v, ok := t.valueByRules(&r, &p, o.Metric); !ok {
+				p := position.NewMoving(&r, mover, other, position.White)
+				if v, ok := t.valueByRules(&r, &p, o.Metric); !ok {
 					want = "unknown"
 				} else if v != Value(stored) {
 					want = v.String()
 				}
 			}
 			if want != "" {
+				fen = appendFEN(fen[:0], mover, other)
 				bad++
 				if len(local) < o.Limit {
 					st := "unused"
@@ -159,10 +163,30 @@ func (t *Tables) valueByRules(r *rules.Rules, p *position.Position, metric Metri
 	return t.bestAfter(r, p, metric)
 }
 
+// wdl is a metric for the checks only: the result of a position, read from
+// any of its sector's tables (what a removing turn's DTZ value needs).
+const wdl Metric = 0xFF
+
+// tableFor returns the table a check reads a position of sector (m, o) from
+// under the metric: the DTM table, the DTZ table, or for wdl either.
+func (t *Tables) tableFor(m, o int, metric Metric) *table {
+	switch metric {
+	case DTZ:
+		return t.lookupDTZ(m, o)
+	case wdl:
+		return t.lookupWDL(m, o)
+	}
+	return t.lookup(m, o)
+}
+
 // bestAfter returns the best value, for p's side to move, over p's actions;
-// p must not be over.
-// For DTZ a turn that removes counts 1 (its result from the DTM tables), and
-// a turn that does not counts the DTZ value of the position it leads to.
+// p must not be over. For DTZ a turn that removes counts 1 (its result from
+// any table of the sector after the removal), and a turn that does not
+// counts the DTZ value of the position it leads to.
+//
+// The positions after the turns lie anywhere in the tables: their slots are
+// found and prefetched for all the actions first, then read, so that the
+// cache misses overlap.
 func (t *Tables) bestAfter(r *rules.Rules, p *position.Position, metric Metric) (Value, bool) {
 	var ml movegen.MoveList
 	movegen.Generate(r, p, &ml)
@@ -170,49 +194,146 @@ func (t *Tables) bestAfter(r *rules.Rules, p *position.Position, metric Metric) 
 		return 0, false
 	}
 	us := p.SideToMove()
-	var best Value
+	var slot [movegen.MaxMoves]*byte // the table entry of each quiet action's position
+	var kid [movegen.MaxMoves]position.Position
 	for i, m := range ml.Slice() {
-		c := *p
+		c := &kid[i]
+		*c = *p
 		c.Do(r, m)
+		if c.IsOver() || c.SideToMove() == us || c.Action() != position.Select {
+			continue
+		}
+		tb := t.tableFor(c.OnBoard(us^1), c.OnBoard(us), metric)
+		if tb == nil {
+			return 0, false
+		}
+		slot[i] = &tb.data[tb.sec.index(c.Pieces(us^1), c.Pieces(us))]
+		memory.Prefetch(uintptr(unsafe.Pointer(slot[i])))
+	}
+	var best Value
+	for i := range ml.N {
+		c := &kid[i]
 		var v Value
 		switch {
+		case slot[i] != nil:
+			v = Value(*slot[i]).Parent()
 		case c.IsOver():
-			res, _ := c.Result()
-			if res != position.Winner(us) {
+			if res, _ := c.Result(); res != position.Winner(us) {
 				return 0, false
 			}
 			v = Win(1)
-		case c.SideToMove() == us:
-			if c.Action() != position.Remove {
-				return 0, false
+		case c.SideToMove() == us && c.Action() == position.Remove:
+			inner := metric
+			if metric != DTM {
+				inner = wdl
 			}
 			var ok bool
-			if v, ok = t.bestAfter(r, &c, DTM); !ok {
+			if v, ok = t.bestAfter(r, c, inner); !ok {
 				return 0, false
 			}
 			if metric == DTZ {
 				v = removingTurn(v)
 			}
 		default:
-			if c.Action() != position.Select {
-				return 0, false
-			}
-			w, ok := t.ProbeSets(c.Pieces(us^1), c.Pieces(us))
-			if metric == DTZ {
-				tb := t.lookupDTZ(c.OnBoard(us^1), c.OnBoard(us))
-				if tb == nil {
-					return 0, false
-				}
-				w = tb.get(c.Pieces(us^1), c.Pieces(us))
-			}
-			if !ok {
-				return 0, false
-			}
-			v = w.Parent()
+			return 0, false
 		}
 		if i == 0 || v.Better(best) {
 			best = v
 		}
 	}
 	return best, true
+}
+
+// VerifyReport is what VerifyDir found for one table.
+type VerifyReport struct {
+	Params  Params
+	Spec    SectorSpec
+	Metric  Metric
+	Missing bool         // the plan has this table but the directory does not
+	Result  VerifyResult // the entries checked and the mismatches
+	Counted SolveStats   // the counts of the data
+	Header  SolveStats   // the counts the build recorded in the header
+	Elapsed time.Duration
+}
+
+// OK reports whether the table is there, every entry checked out and its
+// counts are the header's.
+func (r VerifyReport) OK() bool { return !r.Missing && r.Result.Bad == 0 && r.Counted == r.Header }
+
+// Label is "3v4" for a DTM table, "3v4 dtz" for a DTZ table.
+func (r VerifyReport) Label() string {
+	if r.Metric == DTZ {
+		return r.Spec.String() + " dtz"
+	}
+	return r.Spec.String()
+}
+
+// ParamSets lists the parameter sets with sector files in dir, by name.
+func ParamSets(dir string) ([]Params, error) {
+	files, err := sectorFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]Params{}
+	for _, f := range files {
+		seen[f.params.Name()] = f.params
+	}
+	out := make([]Params, 0, len(seen))
+	for _, p := range seen {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b Params) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
+}
+
+// VerifyDir verifies the tables of each parameter set in dir (only the
+// sectors in only, if it is not empty), sector by sector in build order,
+// each table the plan gives a sector (DTM up to DTMPieces, DTZ): a table
+// the plan has and the directory does not is reported Missing. It returns
+// the number of sectors it found, and an error only for a table it could not
+// read or an interrupt.
+func VerifyDir(ctx context.Context, dir string, sets []Params, only []SectorSpec, o VerifyOptions, report func(VerifyReport)) (int, error) {
+	sectors := 0
+	for _, p := range sets {
+		tb, err := OpenParams(dir, p)
+		if err != nil {
+			return sectors, err
+		}
+		err = func() error {
+			defer tb.Close()
+			for _, s := range tb.Sectors() {
+				if len(only) > 0 && !slices.Contains(only, s) {
+					continue
+				}
+				sectors++
+				metrics := []Metric{DTZ}
+				if s.M+s.O <= DTMPieces {
+					metrics = []Metric{DTM, DTZ}
+				}
+				for _, m := range metrics {
+					rep := VerifyReport{Params: p, Spec: s, Metric: m}
+					info, ok := tb.InfoOf(s, m)
+					if !ok {
+						rep.Missing = true
+						report(rep)
+						continue
+					}
+					start := time.Now()
+					vo := o
+					vo.Metric = m
+					res, err := tb.Verify(ctx, s, vo)
+					if err != nil {
+						return err
+					}
+					rep.Result, rep.Header, rep.Counted, rep.Elapsed = res, info.Header, tb.SectorStatsOf(s, m), time.Since(start)
+					report(rep)
+				}
+			}
+			return nil
+		}()
+		if err != nil {
+			return sectors, err
+		}
+	}
+	return sectors, nil
 }

@@ -1,0 +1,122 @@
+package egtb
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Job is one unit of a build: a pair of sectors solved together (MvO with
+// OvM, or MvM alone), with files in (the smaller sectors its captures lead
+// to) and files out (its tables). Jobs of one level need only jobs of lower
+// levels, so a level's jobs can run at once on different machines.
+type Job struct {
+	Sectors []SectorSpec // the pair, its first sector with M ≤ O
+	Metrics []Metric     // the tables solved: DTM (up to DTMPieces) then DTZ, or DTZ
+	Needs   []SectorSpec // the sectors whose tables it reads
+	Level   int          // 0 for the smallest pair; else one more than its needs'
+	Slots   uint64       // slots of the pair's sectors
+}
+
+// Name is the job's name: its first sector, "3v4".
+func (j Job) Name() string { return j.Sectors[0].String() }
+
+// Pieces is the number of pieces on the board in the job's sectors.
+func (j Job) Pieces() int { return j.Sectors[0].M + j.Sectors[0].O }
+
+// Memory is about the most memory the job's solve takes, in bytes: four
+// bytes a slot for the pair's cells, a byte a slot for the tables it writes,
+// and the tables of its needs (copied into memory for the solve).
+func (j Job) Memory() uint64 {
+	need := uint64(0)
+	for _, s := range j.Needs {
+		need += s.Slots()
+	}
+	return 5*j.Slots + need
+}
+
+// Plan lists the jobs that build every sector of p with at most maxPieces
+// pieces on the board, in an order in which each comes after its needs
+// (level by level, the smaller pairs first).
+func (p Params) Plan(maxPieces int) []Job {
+	specs := p.Sectors(maxPieces)
+	var out []Job
+	for i := 0; i < len(specs); i++ {
+		a := specs[i]
+		j := Job{Sectors: []SectorSpec{a}, Metrics: []Metric{DTZ}, Level: a.M + a.O - 2*p.MinPieces}
+		if a.M != a.O {
+			j.Sectors = append(j.Sectors, specs[i+1])
+			i++
+		}
+		if a.M+a.O <= DTMPieces {
+			j.Metrics = []Metric{DTM, DTZ}
+		}
+		for _, s := range j.Sectors {
+			j.Slots += s.Slots()
+			j.Needs = append(j.Needs, p.needs(s)...)
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// needs lists the sectors the captures of sector s lead to: the opponent,
+// to move, has one piece fewer (two with MayRemoveMultiple).
+func (p Params) needs(s SectorSpec) []SectorSpec {
+	var out []SectorSpec
+	for n := 1; n <= 2; n++ {
+		if n == 2 && !p.RemoveMultiple {
+			break
+		}
+		if s.O-n >= p.MinPieces {
+			out = append(out, SectorSpec{s.O - n, s.M})
+		}
+	}
+	return out
+}
+
+// JobOf returns the job of the plan that solves sector s.
+func (p Params) JobOf(s SectorSpec, plan []Job) (Job, bool) {
+	for _, j := range plan {
+		for _, t := range j.Sectors {
+			if t == s {
+				return j, true
+			}
+		}
+	}
+	return Job{}, false
+}
+
+// ParseSectorSpec reads "MvO" (each side 1–9 pieces).
+func ParseSectorSpec(s string) (SectorSpec, error) {
+	a, b, ok := strings.Cut(s, "v")
+	m, err1 := strconv.Atoi(a)
+	o, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || m < 1 || o < 1 || m > maxSetSize || o > maxSetSize {
+		return SectorSpec{}, fmt.Errorf("sector %q: want MvO, the pieces of the side to move and of the other side (1..%d each), like 8v7", s, maxSetSize)
+	}
+	return SectorSpec{m, o}, nil
+}
+
+// Slots returns the number of slots of the sector (its file has a byte for
+// each).
+func (s SectorSpec) Slots() uint64 { return uint64(newSector(s.M, s.O).size) }
+
+// TableSpec names one table file: a sector and a metric.
+type TableSpec struct {
+	Sector SectorSpec
+	Metric Metric
+}
+
+// Built lists the tables of p whose files are in dir, by name (they are not
+// checked: Open and Build check them).
+func Built(dir string, p Params) map[TableSpec]bool {
+	out := map[TableSpec]bool{}
+	files, _ := sectorFiles(dir)
+	for _, f := range files {
+		if f.params == p {
+			out[TableSpec{f.spec, f.metric}] = true
+		}
+	}
+	return out
+}
