@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 )
@@ -444,13 +445,18 @@ func egtbStats(e *env, args []string) int {
 func egtbProbe(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	var dir, variant string
-	fs := e.egtbFlags("probe", "probe [--dir D] --fen FEN [--variant V]",
-		"Prints 'value: win D', 'value: loss D', 'value: draw' or 'value: unknown <reason>' for the\n"+
-			"side to move, then one line per legal action, 'TOKEN: win D' …, from the view of the side\n"+
-			"to move before the action, best first (shortest win … draw … longest loss, then unknown).",
+	fs := e.egtbFlags("probe", "probe [--dir D] --fen FEN [--moves \"M1 M2 …\"] [--variant V] [--metric dtm|dtz]",
+		"Prints the value of the position for the side to move — 'value: win D', 'loss D', 'draw' or\n"+
+			"'unknown <reason>' — then one line per legal action, 'TOKEN: win D' …, for the side to move\n"+
+			"before the action, in the order the engine ranks them with the game's history (the moves\n"+
+			"played from FEN): a win whose next removal fits the N-move rule first (the shortest), a\n"+
+			"draw leaving the opponent the fewest drawing replies, a draw by repetition or the N-move\n"+
+			"rule at once, the longest loss. D counts turns of the side to move to the end of the game,\n"+
+			"or, marked (dtz), to the next removal (sectors beyond 10 pieces keep only that).",
 		&dir, &variant)
 	fen := fs.String("fen", "", "the position (required)")
-	metric := fs.String("metric", "dtm", "dtm: turns to the end of the game; dtz: turns to the next removal (what the N-move rule counts)")
+	moves := fs.String("moves", "", "moves played from the position, the game's history (repetitions, the N-move counter)")
+	metric := fs.String("metric", "dtm", "dtm: the value's distance to the end of the game where the tables keep it; dtz: to the next removal (what the N-move rule counts)")
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c
 	}
@@ -468,25 +474,35 @@ func egtbProbe(e *env, args []string) int {
 	if err != nil {
 		return e.usageError("egtb probe", err.Error())
 	}
+	g := position.NewGame(r, p)
+	for _, tok := range strings.Fields(*moves) {
+		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
+		if err != nil {
+			return e.usageError("egtb probe", fmt.Sprintf("--moves: %s: %v", tok, err))
+		}
+		g.Play(m)
+	}
 	tb, err := egtb.Open(dir, &r)
 	if err != nil {
 		fmt.Fprintf(stderr, "egtb probe: %v\n", err)
 		return 1
 	}
 	defer tb.Close()
-	probe, action := tb.Probe, tb.ActionValue
-	if *metric == "dtz" {
-		probe, action = tb.ProbeDTZ, tb.ActionDTZ
-	}
-	if v, ok := probe(&r, &p); ok {
-		fmt.Fprintf(stdout, "value: %s\n", v)
-	} else {
-		fmt.Fprintf(stdout, "value: unknown %s\n", tb.Why(&r, &p))
-	}
-	for _, a := range tb.Actions(&r, &p) {
-		if v, ok := action(&r, &p, a.Move); ok && *metric == "dtz" {
-			a.Value = v
+	if acts, ok := tb.RankRoot(g); ok {
+		value := func(a egtb.RootAction) string {
+			if *metric == "dtz" {
+				a.Entry.Value, a.Entry.Exact = a.Entry.DTZ, false
+			}
+			return a.String()
 		}
+		fmt.Fprintf(stdout, "value: %s\n", value(acts[0]))
+		for _, a := range acts {
+			fmt.Fprintf(stdout, "%s: %s\n", a.Move, value(a))
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "value: unknown %s\n", tb.Why(&g.Rules, &g.Pos))
+	for _, a := range tb.Actions(&g.Rules, &g.Pos) {
 		if a.Known {
 			fmt.Fprintf(stdout, "%s: %s\n", a.Move, a.Value)
 		} else {

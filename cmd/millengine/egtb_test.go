@@ -94,7 +94,7 @@ func TestEGTBCommands(t *testing.T) {
 		{"probe pending removal", []string{"egtb", "probe", "--dir", dir, "--fen", "***@@@**/*****@**/OO*****O w m r 3 0 4 0 1 0 0 0 0 0 0 0 1"}, 0,
 			"^value: loss 2\nxb2: loss 2\n$", ""},
 		{"probe other rules", []string{"--variant", "twelve-mens-morris", "egtb", "probe", "--dir", dir, "--fen", fen3v3}, 0,
-			`^value: unknown sector 3v3 is not built \(diag-fly3-min3-3v3\.egtb in .*\)\n` +
+			`^value: unknown sector 3v3 is not built \(diag-fly3-min3-3v3-dtz\.egtb in .*\)\n` +
 				`a1-g7: win 1\nd7-a4: win 1\n(\S+: unknown\n){52}$`, ""}, // a mill that leaves two pieces needs no table
 		{"probe placing", []string{"egtb", "probe", "--dir", dir, "--fen", "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1"}, 0,
 			`^value: unknown pieces in hand: the tables cover the moving phase only\n(\w\d: unknown\n){24}$`, ""},

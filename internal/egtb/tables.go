@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/movegen"
@@ -171,6 +172,64 @@ func (t *Tables) lookupWDL(m, o int) *table {
 	return t.lookup(m, o)
 }
 
+// Coverage says in one line what the tables hold for their parameters: "all
+// 49 sectors of plain-fly3-min3 (the whole moving phase, DTM up to 10
+// pieces) in DIR", or which sectors are there and which pieces counts are
+// complete, for a subset such as the 10-piece set or a build half done.
+func (t *Tables) Coverage() string {
+	if t == nil || t.game == nil {
+		return "no tables"
+	}
+	all := t.params.Sectors(MaxPieces)
+	var have []SectorSpec
+	complete := 0 // every sector up to this many pieces is there
+	for n := 2 * t.params.MinPieces; n <= MaxPieces; n++ {
+		full := true
+		for _, s := range all {
+			if s.M+s.O == n && !t.Has(s) {
+				full = false
+			}
+		}
+		if !full {
+			break
+		}
+		complete = n
+	}
+	for _, s := range all {
+		if t.Has(s) {
+			have = append(have, s)
+		}
+	}
+	dtm := 0
+	for _, s := range have {
+		if t.lookup(s.M, s.O) != nil {
+			dtm = max(dtm, s.M+s.O)
+		}
+	}
+	switch {
+	case len(have) == len(all):
+		return fmt.Sprintf("all %d sectors of %s (the whole moving phase; distances to the end up to %d pieces, to the next removal beyond) in %s",
+			len(all), t.params.Name(), dtm, t.dir)
+	case len(have) == 0:
+		return fmt.Sprintf("no sectors of %s in %s (millengine egtb build solves them)", t.params.Name(), t.dir)
+	}
+	names := make([]string, 0, len(have))
+	for _, s := range have {
+		if s.M+s.O > complete {
+			names = append(names, s.String())
+		}
+	}
+	extra := ""
+	if len(names) > 0 {
+		extra = ", and " + strings.Join(names, " ")
+	}
+	upTo := "none complete"
+	if complete > 0 {
+		upTo = fmt.Sprintf("every sector up to %d pieces", complete)
+	}
+	return fmt.Sprintf("%d of %d sectors of %s in %s: %s%s; the search goes on where they end", len(have), len(all), t.params.Name(), t.dir, upTo, extra)
+}
+
 // Params returns the parameter set the tables were opened for.
 func (t *Tables) Params() Params { return t.params }
 
@@ -211,16 +270,68 @@ func (t *Tables) ProbeSets(mover, other bb.Bitboard) (Value, bool) {
 	return tb.get(mover, other), true
 }
 
-// Probe returns the value of p for its side to move under the rules r, and
-// whether the tables know it. It knows positions of the moving phase with no
-// pieces in hand on either side, both sides within a loaded sector, under
-// rules with the tables' parameters, including positions with a pending
-// removal (their value is that of the best removal, counted so that the
-// removal completes the turn: it equals the value of the action that closed
-// the mill; they are derived from the smaller sector, at most seven probes,
-// 42 with two removals). A finished game is not probed. Probe does not
-// allocate and is safe for concurrent use.
-func (t *Tables) Probe(r *rules.Rules, p *position.Position) (Value, bool) {
+// Entry is what the tables know of a position for its side to move.
+type Entry struct {
+	// Value is the result, win, draw or loss, with its distance: to the end
+	// of the game when Exact (the sector has its DTM table), else to the
+	// next removal (sectors beyond DTMPieces keep that distance only).
+	Value Value
+	// DTZ is the same result with the distance to the next removal, what
+	// the N-move rule counts.
+	DTZ Value
+	// Exact says Value counts the turns to the end of the game.
+	Exact bool
+}
+
+// Lookup returns what the tables know of p for its side to move under the
+// rules r, and whether they know it: positions of the moving phase with no
+// pieces in hand on either side, in a loaded sector, under rules with the
+// tables' parameters, positions with a pending removal included (their value
+// is that of the best removal, counted so that the removal completes the
+// turn: it equals the value of the action that closed the mill; they are
+// derived from the smaller sector, at most seven probes, 42 with two
+// removals). A finished game is not looked up. Lookup does not allocate and
+// is safe for concurrent use.
+func (t *Tables) Lookup(r *rules.Rules, p *position.Position) (Entry, bool) {
+	n, ok := t.probeable(r, p)
+	if !ok {
+		return Entry{}, false
+	}
+	us := p.SideToMove()
+	mover, other := p.Pieces(us), p.Pieces(us^1)
+	if n == 0 {
+		m, o := mover.Count(), other.Count()
+		z := t.lookupDTZ(m, o)
+		d := t.lookup(m, o)
+		switch {
+		case z != nil && d != nil:
+			return Entry{Value: d.get(mover, other), DTZ: z.get(mover, other), Exact: true}, true
+		case d != nil:
+			// No DTZ table: the distance to the end bounds the one to a removal.
+			v := d.get(mover, other)
+			return Entry{Value: v, DTZ: v, Exact: true}, true
+		case z != nil:
+			v := z.get(mover, other)
+			return Entry{Value: v, DTZ: v}, true
+		}
+		return Entry{}, false
+	}
+	// A removal is pending: the turn ends with it.
+	if t.lookup(other.Count()-1, mover.Count()) != nil || other.Count()-1 < t.params.MinPieces {
+		if v, ok := t.game.afterMill(mover, other, n, t.ProbeSets); ok {
+			return Entry{Value: v, DTZ: removingTurn(v), Exact: true}, true
+		}
+	}
+	v, ok := t.game.afterMill(mover, other, n, t.probeWDL)
+	if !ok {
+		return Entry{}, false
+	}
+	return Entry{Value: removingTurn(v), DTZ: removingTurn(v)}, true
+}
+
+// probeable reports whether p is a position the tables may know under r,
+// and the removals it has pending (0: none).
+func (t *Tables) probeable(r *rules.Rules, p *position.Position) (int, bool) {
 	if t == nil || t.game == nil {
 		return 0, false
 	}
@@ -232,28 +343,46 @@ func (t *Tables) Probe(r *rules.Rules, p *position.Position) (Value, bool) {
 		return 0, false
 	}
 	us := p.SideToMove()
-	mover, other := p.Pieces(us), p.Pieces(us^1)
 	switch p.Action() {
 	case position.Select:
-		if p.PendingRemovals(us^1) != 0 {
-			return 0, false
-		}
-		return t.ProbeSets(mover, other)
+		return 0, p.PendingRemovals(us^1) == 0
 	case position.Remove:
 		n := p.PendingRemovals(us)
 		if n <= 0 || p.PendingRemovals(us^1) != 0 || (n > 1 && !t.params.RemoveMultiple) ||
-			mover.Count() < t.params.MinPieces || other.Count() < t.params.MinPieces {
+			p.OnBoard(us) < t.params.MinPieces || p.OnBoard(us^1) < t.params.MinPieces {
 			return 0, false
 		}
-		return t.game.afterMill(mover, other, n, t.ProbeSets)
+		return n, true
 	}
 	return 0, false
+}
+
+// probeWDL is ProbeSets from any table of the sector: the result is right,
+// the distance may be to the next removal.
+func (t *Tables) probeWDL(mover, other bb.Bitboard) (Value, bool) {
+	tb := t.lookupWDL(mover.Count(), other.Count())
+	if tb == nil || mover&other != 0 || (mover|other)&^bb.Full != 0 {
+		return 0, false
+	}
+	return tb.get(mover, other), true
+}
+
+// Probe returns the DTM value of p for its side to move under the rules r
+// (the turns to the end of the game), and whether the tables hold it: as
+// Lookup, for sectors with their DTM table (up to DTMPieces pieces). Probe
+// does not allocate and is safe for concurrent use.
+func (t *Tables) Probe(r *rules.Rules, p *position.Position) (Value, bool) {
+	e, ok := t.Lookup(r, p)
+	if !ok || !e.Exact {
+		return 0, false
+	}
+	return e.Value, true
 }
 
 // Why says why Probe knows no value for p under r, or returns "" when it
 // does. The text suits an "info string".
 func (t *Tables) Why(r *rules.Rules, p *position.Position) string {
-	if _, ok := t.Probe(r, p); ok {
+	if _, ok := t.Lookup(r, p); ok {
 		return ""
 	}
 	if _, err := ParamsOf(r); err != nil {
@@ -296,8 +425,8 @@ func (t *Tables) missing(m, o int, what string) string {
 	if m+o > MaxPieces {
 		return fmt.Sprintf("%d pieces on the board: the tables hold at most %d", m+o, MaxPieces)
 	}
-	if t.lookup(m, o) == nil {
-		return fmt.Sprintf("%s is not built (%s in %s)", what, FileName(t.params, SectorSpec{m, o}), t.dir)
+	if t.lookupWDL(m, o) == nil {
+		return fmt.Sprintf("%s is not built (%s in %s)", what, fileName(t.params, SectorSpec{m, o}, DTZ), t.dir)
 	}
 	return what + " is not available"
 }
@@ -408,23 +537,12 @@ func (t *Tables) Line(r *rules.Rules, p *position.Position, maxPlies int) []posi
 
 // ProbeDTZ returns the DTZ value of p — the turns of its side to move to the
 // next removal (or the end of the game), the winner taking the shortest way
-// and the loser the longest — and whether the tables hold it. Its result
-// (win, draw or loss) is Probe's. A position with a removal pending removes
-// now: win 1, loss 1 or a draw by its result. ProbeDTZ does not allocate.
+// and the loser the longest — and whether the tables hold it (Lookup's DTZ).
+// A position with a removal pending removes now: win 1, loss 1 or a draw by
+// its result. ProbeDTZ does not allocate.
 func (t *Tables) ProbeDTZ(r *rules.Rules, p *position.Position) (Value, bool) {
-	v, ok := t.Probe(r, p)
-	if !ok {
-		return 0, false
-	}
-	if p.Action() == position.Remove {
-		return removingTurn(v), true
-	}
-	us := p.SideToMove()
-	tb := t.lookupDTZ(p.OnBoard(us), p.OnBoard(us^1))
-	if tb == nil {
-		return 0, false
-	}
-	return tb.get(p.Pieces(us), p.Pieces(us^1)), true
+	e, ok := t.Lookup(r, p)
+	return e.DTZ, ok
 }
 
 // ActionDTZ returns the DTZ value of the action m in p for the side to move:

@@ -18,6 +18,13 @@ const (
 	ValueMate     = 30000            // a win at the root; a win n plies away scores ValueMate-n
 	ValueMateBand = ValueMate - 1000 // scores beyond ±ValueMateBand are wins or losses
 	ValueInfinite = 32000
+	// A win the endgame tables know without its distance to the end (their
+	// sectors beyond 10 pieces keep the distance to the next removal) scores
+	// ValueTBWin less the plies to that removal and to the node: below every
+	// mate, above every evaluation. Scores beyond ±ValueTBBand are ply
+	// relative, as mates are.
+	ValueTBWin  = ValueMateBand - 1000
+	ValueTBBand = ValueTBWin - 1000
 )
 
 // MaxPly bounds the depth of the search tree.

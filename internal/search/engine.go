@@ -59,8 +59,6 @@ type searchRun struct {
 	workers    []*worker    // the workers of this search, the main one first
 	yield      bool         // the workers take every CPU: they yield at every poll
 	tables     *egtb.Tables // the engine's tables if they cover the rules, else nil
-	tableRoot  bool         // the root is a table position: its moves were ranked by the tables
-	rootValue  egtb.Value   // the root's table value (when tableRoot)
 	depth      int          // the main worker's current iteration
 	lastReport time.Time    // when the last progress report was sent
 	draw       [2]int       // the score of a draw for each colour to move (Contempt)
@@ -232,10 +230,12 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	var tables *egtb.Tables
 	if e.tables.Covers(&g.Rules) {
 		tables = e.tables
+		if acts := tableRoot(tables, g, moves); len(acts) > 0 {
+			return e.tableAnswer(g, lim, report, tables, acts)
+		}
 	}
-	rootValue, moves, tableRoot := tableRootMoves(tables, g, moves)
 	s := e.newRun(g, lim, report, len(moves))
-	s.tables, s.tableRoot, s.rootValue = tables, tableRoot, rootValue
+	s.tables = tables
 	e.startWorkers(s, g, e.orderRootMoves(s, g, moves))
 
 	var wg sync.WaitGroup
@@ -270,95 +270,56 @@ func rootMoves(g *position.Game, searchMoves []position.Move) []position.Move {
 	return append([]position.Move(nil), moves...)
 }
 
-// tableRootMoves ranks the root moves by the tables when the root is a table
-// position and every move's value is known, and keeps the best: the search
-// then only breaks ties among them. It returns the root's table value.
-//
-// A win is kept only where it can be converted under the N-move rule: the
-// next removal (DTZ) must come before the counter reaches the rule, so the
-// winning moves whose distance to a removal fits what the counter leaves are
-// kept, the fastest wins (DTM) among them; if none fits, those that remove
-// soonest. A loss keeps the moves that put the winner's next removal
-// furthest away (the rule may save the game), the longest losses among
-// them. A draw keeps every drawing move.
-func tableRootMoves(t *egtb.Tables, g *position.Game, moves []position.Move) (egtb.Value, []position.Move, bool) {
-	root := g.Pos
-	r := &g.Rules
-	if t == nil {
-		return 0, moves, false
+// tableRoot returns the root's actions ranked by the tables' policy
+// (egtb.Tables.RankRoot: the game's history, the N-move rule, the opponent's
+// chances to go wrong), restricted to moves (the searchmoves), or nil when
+// the tables do not know the root.
+func tableRoot(t *egtb.Tables, g *position.Game, moves []position.Move) []egtb.RootAction {
+	acts, ok := t.RankRoot(g)
+	if !ok {
+		return nil
 	}
-	if _, ok := t.Probe(r, &root); !ok {
-		return 0, moves, false
-	}
-	type ranked struct {
-		m        position.Move
-		dtm, dtz egtb.Value
-	}
-	all := make([]ranked, 0, len(moves))
-	var best egtb.Value
-	for i, m := range moves {
-		dtm, ok := t.ActionValue(r, &root, m)
-		if !ok {
-			return 0, moves, false
-		}
-		dtz, ok := t.ActionDTZ(r, &root, m)
-		if !ok {
-			dtz = dtm // no DTZ table: the distance to the end bounds the one to a removal
-		}
-		all = append(all, ranked{m, dtm, dtz})
-		if i == 0 || dtm.Better(best) {
-			best = dtm
+	keep := acts[:0]
+	for _, a := range acts {
+		if slices.Contains(moves, a.Move) {
+			keep = append(keep, a)
 		}
 	}
-	// Keep the moves of best's result; then narrow by the metric.
-	keep := all[:0:0]
-	for _, x := range all {
-		if x.dtm.IsWin() == best.IsWin() && x.dtm.IsLoss() == best.IsLoss() {
-			keep = append(keep, x)
+	if len(keep) > 0 && !keep[0].Best {
+		// The searchmoves left out the best: the best of those left.
+		for i := range keep {
+			keep[i].Best = keep[i].Class == keep[0].Class && keep[i].Entry == keep[0].Entry
 		}
 	}
-	narrow := func(better func(a, b ranked) bool) {
-		top := keep[0]
-		for _, x := range keep[1:] {
-			if better(x, top) {
-				top = x
-			}
+	return keep
+}
+
+// tableAnswer answers a root the tables know, at once: the policy's first
+// action, its value as the score (a mate, a table win or a draw) and the
+// policy's line as the PV, one line per MultiPV in the policy's order. In
+// infinite and ponder mode the answer waits for stop (or ponderhit) as a
+// search would.
+func (e *Engine) tableAnswer(g *position.Game, lim Limits, report func(Info), t *egtb.Tables, acts []egtb.RootAction) Result {
+	s := e.newRun(g, lim, report, len(acts))
+	s.tables = t
+	var res Result
+	for i := 0; i < max(s.opts.MultiPV, 1) && i < len(acts); i++ {
+		a := acts[i]
+		pv := s.tableLine(a.Move)
+		score, mate := tableRootScore(a)
+		if i == 0 {
+			res = Result{BestMove: a.Move, Score: score, MateIn: mate, Depth: 1, TBHits: uint64(len(acts)), PV: pv}
 		}
-		out := keep[:0]
-		for _, x := range keep {
-			if !better(top, x) {
-				out = append(out, x)
-			}
+		if report != nil {
+			report(Info{Depth: 1, SelDepth: len(pv), MultiPV: i + 1, Score: score, TBHits: uint64(len(acts)),
+				Time: e.clock.elapsed(), PV: pv, Bound: tt.BoundExact, MateIn: mate, HashFull: e.tt.HashFull()})
 		}
-		keep = out
 	}
-	switch {
-	case best.IsWin():
-		limit, _ := root.NMoveLimit(r)
-		budget := limit - root.Rule50()
-		// Our z-th turn removes after 2z-1 slides of both sides; the counter
-		// must stay below the rule through that slide.
-		fits := keep[:0:0]
-		for _, x := range keep {
-			if 2*x.dtz.Distance()-1 < budget {
-				fits = append(fits, x)
-			}
-		}
-		if len(fits) > 0 {
-			keep = fits
-			narrow(func(a, b ranked) bool { return a.dtm.Better(b.dtm) })
-		} else {
-			narrow(func(a, b ranked) bool { return a.dtz.Better(b.dtz) })
-		}
-	case best.IsLoss():
-		narrow(func(a, b ranked) bool { return a.dtz.Better(b.dtz) })
-		narrow(func(a, b ranked) bool { return a.dtm.Better(b.dtm) })
+	if len(res.PV) > 1 {
+		res.PonderMove = res.PV[1]
 	}
-	out := make([]position.Move, len(keep))
-	for i, x := range keep {
-		out[i] = x.m
-	}
-	return keep[0].dtm, out, true
+	e.holdUntilReleased(&s.lim)
+	return res
 }
 
 // newRun plans one search: its options, depth limit and time budget.
@@ -469,10 +430,6 @@ func (e *Engine) result(s *searchRun, main *worker) Result {
 	res.Nodes = s.nodes()
 	res.TBHits = s.tbHits()
 	res.MateIn = mateIn(main, res.Score, res.PV)
-	if s.tableRoot {
-		res.Score, res.MateIn = tableRootScore(s.rootValue)
-		res.PV = s.tableLine(res.BestMove)
-	}
 	if len(res.PV) > 1 && res.PV[0] == res.BestMove {
 		res.PonderMove = res.PV[1]
 	}

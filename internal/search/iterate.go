@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"sort"
 	"time"
 
@@ -94,11 +95,6 @@ func (s *searchRun) iterationDone(w *worker, d int) {
 		}
 		sc := w.rootMoves[i].score
 		mate := mateIn(w, sc, pv)
-		if s.tableRoot {
-			// The tables know the value exactly: report it, with their line.
-			sc, mate = tableRootScore(s.rootValue)
-			pv = s.tableLine(w.rootMoves[i].move)
-		}
 		s.report(Info{Depth: d, SelDepth: max(w.selDepth, d), MultiPV: i + 1, Score: sc, Nodes: n,
 			NPS: nps(n, el), HashFull: hf, TBHits: tb, Time: el, PV: pv, Bound: tt.BoundExact,
 			MateIn: mate})
@@ -107,26 +103,33 @@ func (s *searchRun) iterationDone(w *worker, d int) {
 }
 
 // tableRootScore is the score and the mate count (turns, negative when lost)
-// of a root whose value the tables know.
-func tableRootScore(v egtb.Value) (score, mate int) {
+// of a root whose value the tables know: a mate where the tables keep the
+// distance to the end, a table win (no mate count) where they keep the
+// distance to the next removal, the draw of a draw.
+func tableRootScore(a egtb.RootAction) (score, mate int) {
+	v := a.Entry.Value
+	score = tableScore(a.Entry, 0, ValueDraw, math.MaxInt32)
 	switch {
+	case !a.Entry.Exact || v.IsDraw():
+		return score, 0
 	case v.IsWin():
-		return tableScore(v, 0, ValueDraw), v.Distance()
-	case v.IsLoss():
-		return tableScore(v, 0, ValueDraw), -max(v.Distance(), 1)
+		return score, v.Distance()
 	}
-	return ValueDraw, 0
+	return score, -max(v.Distance(), 1)
 }
 
 // tableLine is the principal variation of a table root that starts with
-// move: the move, then perfect play by the tables to the end of the game,
-// cut where the game's own rules end it (repetition, N-move rules).
+// move: the move, then the tables' policy (egtb.Tables.PlayLine) to the end
+// of the game or tableLinePlies.
 func (s *searchRun) tableLine(move position.Move) []position.Move {
-	p := s.root.Pos
-	p.Do(&s.root.Rules, move)
-	line := append([]position.Move{move}, s.tables.Line(&s.root.Rules, &p, MaxPly-1)...)
-	return s.untilGameEnd(line)
+	g := s.root.Clone()
+	g.Play(move)
+	return append([]position.Move{move}, s.tables.PlayLine(g, tableLinePlies)...)
 }
+
+// tableLinePlies bounds the line of a table root: a drawn line goes on until
+// a repetition ends it, and a win's line to its end is more than a GUI shows.
+const tableLinePlies = 40
 
 // skipDepth spreads the helper threads of lazy SMP over different depths.
 func skipDepth(id, depth int) bool {

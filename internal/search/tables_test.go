@@ -153,3 +153,36 @@ func TestTablePlay(t *testing.T) {
 	t.Logf("%d positions at %d ms a move: %d of %d wins converted (the longest in %d turns), %d of %d draws held, %d failures; %d engine moves in %v; %d table wins left out of the sample, whose next removal is past the N-move rule (draws in play)",
 		len(positions), ms, converted, wins, longest, held, len(positions)-wins, lost, engineMoves, time.Since(start).Round(time.Millisecond), skipped)
 }
+
+// The score of a table entry below the root: a mate where the tables keep
+// the distance to the end, a table win (below every mate) where they keep the
+// distance to the next removal, and the draw the N-move rule makes of a win
+// whose next removal does not fit the plies left (a hair above the draw), or
+// of a loss whose winner's removal does not.
+func TestTableScore(t *testing.T) {
+	const draw = -15 // with contempt
+	for _, c := range []struct {
+		e      egtb.Entry
+		ply    int
+		budget int
+		want   int
+	}{
+		{egtb.Entry{Value: egtb.Win(3), DTZ: egtb.Win(2), Exact: true}, 4, 100, ValueMate - 4 - 5},
+		{egtb.Entry{Value: egtb.Loss(3), DTZ: egtb.Loss(1), Exact: true}, 4, 100, -ValueMate + 4 + 6},
+		{egtb.Entry{Value: egtb.Win(3), DTZ: egtb.Win(3)}, 4, 100, ValueTBWin - 4 - 5},
+		{egtb.Entry{Value: egtb.Loss(2), DTZ: egtb.Loss(2)}, 4, 100, -ValueTBWin + 4 + 4},
+		{egtb.Entry{}, 4, 100, draw},
+		{egtb.Entry{Value: egtb.Win(3), DTZ: egtb.Win(3)}, 4, 6, ValueTBWin - 4 - 5}, // 5 slides to the removal: fits 6
+		{egtb.Entry{Value: egtb.Win(3), DTZ: egtb.Win(3)}, 4, 5, draw + 1},           // does not fit 5
+		{egtb.Entry{Value: egtb.Win(9), DTZ: egtb.Win(3), Exact: true}, 4, 5, draw + 1},
+		{egtb.Entry{Value: egtb.Loss(3), DTZ: egtb.Loss(3)}, 4, 7, -ValueTBWin + 4 + 6}, // the winner's 6th slide removes
+		{egtb.Entry{Value: egtb.Loss(3), DTZ: egtb.Loss(3)}, 4, 6, draw - 1},
+	} {
+		if got := tableScore(c.e, c.ply, draw, c.budget); got != c.want {
+			t.Errorf("%+v at ply %d, %d plies left: %d, want %d", c.e, c.ply, c.budget, got, c.want)
+		}
+	}
+	if ValueTBWin+MaxPly+256 >= ValueMateBand || ValueTBBand >= ValueTBWin-MaxPly-256 {
+		t.Errorf("the table-win band %d..%d overlaps the mates or itself", ValueTBBand, ValueTBWin)
+	}
+}

@@ -111,12 +111,6 @@ func (w *worker) start(s *searchRun, g *position.Game, order []position.Move, no
 	w.params = e.evalParams
 	w.evals.clear()
 	w.tables = s.tables
-	if s.tableRoot {
-		// The root's moves are ranked by the tables already; below them the
-		// search's own judgement breaks the ties (as Stockfish does with
-		// tablebases at the root).
-		w.tables = nil
-	}
 	w.testExact = e.testExact
 	w.draw = s.draw
 	w.stop = &e.stop
@@ -136,13 +130,14 @@ func (w *worker) start(s *searchRun, g *position.Game, order []position.Move, no
 	}
 }
 
-// valueToTT converts a mate score relative to the root into one relative to
-// the node, so a stored entry is valid wherever the node is met again.
+// valueToTT converts a mate or table-win score relative to the root into one
+// relative to the node, so a stored entry is valid wherever the node is met
+// again.
 func valueToTT(v, ply int) int16 {
 	switch {
-	case v > ValueMateBand:
+	case v > ValueTBBand:
 		v += ply
-	case v < -ValueMateBand:
+	case v < -ValueTBBand:
 		v -= ply
 	}
 	return int16(v)
@@ -151,9 +146,9 @@ func valueToTT(v, ply int) int16 {
 func valueFromTT(v int16, ply int) int {
 	x := int(v)
 	switch {
-	case x > ValueMateBand:
+	case x > ValueTBBand:
 		x -= ply
-	case x < -ValueMateBand:
+	case x < -ValueTBBand:
 		x += ply
 	}
 	return x
@@ -262,30 +257,45 @@ func (w *worker) sub(ply, alpha, beta, depth int) int {
 }
 
 // probeTables returns the exact score of a position below the root that the
-// endgame tables hold: a win or a loss as a mate score by its distance (in
-// plies of turns), a draw as a draw. It costs one comparison per node when
-// the position cannot be in the tables. Callers check w.tables first.
+// endgame tables hold: a win or a loss as a mate score by its distance to the
+// end (in plies of turns) where the tables keep it, else as a table win by
+// its distance to the next removal; a draw as a draw. A win whose next
+// removal does not come before the N-move counter runs out is the draw the
+// rule makes of it (a hair better), and a loss the rule saves likewise. It
+// costs one comparison per node when the position cannot be in the tables.
+// Callers check w.tables first.
 func (w *worker) probeTables(p *position.Position, ply int) (int, bool) {
-	if ply == 0 || p.InHand(position.White) != 0 || p.InHand(position.Black) != 0 ||
-		p.OnBoard(position.White)+p.OnBoard(position.Black) > egtb.MaxPieces {
+	if ply == 0 || p.InHand(position.White) != 0 || p.InHand(position.Black) != 0 {
 		return 0, false
 	}
-	v, ok := w.tables.Probe(w.r, p)
+	e, ok := w.tables.Lookup(w.r, p)
 	if !ok {
 		return 0, false
 	}
 	w.tbHits++
-	return tableScore(v, ply, w.draw[p.SideToMove()]), true // exact: like the end of the game, not a horizon
+	limit, _ := p.NMoveLimit(w.r)
+	return tableScore(e, ply, w.draw[p.SideToMove()], limit-p.Rule50()), true // exact: like the end of the game, not a horizon
 }
 
-// tableScore is the search score of a table value at ply: a win or a loss
-// its distance in plies away, a draw scores draw (as in terminal).
-func tableScore(v egtb.Value, ply, draw int) int {
+// tableScore is the search score at ply of a table entry whose position has
+// budget plies left before the N-move rule: a win or a loss its distance in
+// plies away (a mate score where the distance is to the end, a table win
+// where it is to the next removal), a draw scores draw (as in terminal).
+func tableScore(e egtb.Entry, ply, draw, budget int) int {
+	v, z := e.Value, e.DTZ.Distance()
 	switch {
-	case v.IsWin():
+	case v.IsWin() && 2*z-1 >= budget:
+		return draw + 1
+	case v.IsLoss() && 2*z >= budget && z > 0:
+		return draw - 1
+	case v.IsWin() && e.Exact:
 		return ValueMate - ply - v.Plies()
-	case v.IsLoss():
+	case v.IsLoss() && e.Exact:
 		return -ValueMate + ply + v.Plies()
+	case v.IsWin():
+		return ValueTBWin - ply - v.Plies()
+	case v.IsLoss():
+		return -ValueTBWin + ply + v.Plies()
 	}
 	return draw
 }

@@ -67,9 +67,11 @@ func (s *session) setTablesDir(value string) error {
 }
 
 // tablesAtGo writes, at the start of a search, what the tables say of the
-// root: its value and each action's, in one line a GUI can show per move —
-// "info string egtb <V> moves <token> <V> …" (V: win N, loss N or draw) —
-// or, once per rule change, why they are not used.
+// root by the engine's policy (egtb.Tables.RankRoot, with the game's
+// history): its value and each action's, best first, in one line a GUI can
+// show per move — "info string egtb <V> moves <token> <V> …" (V: win N, loss
+// N, win N dtz, loss N dtz, draw, draw repetition, draw nmove). Once per
+// opening of the tables it says what they hold (or why they are not used).
 func (s *session) tablesAtGo(g *position.Game) {
 	if s.tables == nil || !s.tables.Covers(&g.Rules) {
 		if s.tablesNote != "" && !s.tablesNoted {
@@ -78,17 +80,18 @@ func (s *session) tablesAtGo(g *position.Game) {
 		}
 		return
 	}
-	v, ok := s.tables.Probe(&g.Rules, &g.Pos)
+	if !s.tablesNoted {
+		s.tablesNoted = true
+		s.printf("info string egtb: %s", s.tables.Coverage())
+	}
+	acts, ok := s.tables.RankRoot(g)
 	if !ok {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "info string egtb %s moves", v)
-	for _, a := range s.tables.Actions(&g.Rules, &g.Pos) {
-		if !a.Known {
-			return
-		}
-		fmt.Fprintf(&b, " %s %s", a.Move, a.Value)
+	fmt.Fprintf(&b, "info string egtb %s moves", acts[0].Token())
+	for _, a := range acts {
+		fmt.Fprintf(&b, " %s %s", a.Move, a.Token())
 	}
 	s.printf("%s", b.String())
 }

@@ -33,13 +33,16 @@ func TestTablesAtTheRoot(t *testing.T) {
 	// A mill in one by flying: a1-g7 or d7-a4.
 	h.send("position fen ***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1", "go depth 6")
 	lines := h.until("bestmove")
-	if !strings.HasPrefix(lines[0], "info string egtb win 1 moves a1-g7 win 1 d7-a4 win 1 a1-a4 win 2 ") {
-		t.Fatalf("first line %q", lines[0])
+	if want := "info string egtb: 3 of 49 sectors of plain-fly3-min3 in " + dir + ": every sector up to 7 pieces; the search goes on where they end"; lines[0] != want {
+		t.Fatalf("first line %q, want %q", lines[0], want)
+	}
+	if !strings.HasPrefix(lines[1], "info string egtb win 1 moves a1-g7 win 1 d7-a4 win 1 a1-a4 win 2 ") {
+		t.Fatalf("second line %q", lines[1])
 	}
 	if best := lines[len(lines)-1]; best != "bestmove a1-g7" && best != "bestmove d7-a4" {
 		t.Fatalf("%q", lines)
 	}
-	for _, l := range lines[1 : len(lines)-1] {
+	for _, l := range lines[2 : len(lines)-1] {
 		if !regexp.MustCompile(` score mate 1 .* pv (a1-g7|d7-a4) x`).MatchString(l) {
 			t.Fatalf("info line %q", l)
 		}
@@ -80,6 +83,40 @@ func TestTablesAtTheRoot(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// The tables decide with the game's history: a win is not given away by a
+// move that repeats a position a third time (a draw), and a lost position is
+// saved by such a move. Both failed when the root was ranked without the
+// history: the engine played a1-d5 ("mate 2", a draw) and f6-g1 (mate -8).
+func TestTablesWithTheGamesHistory(t *testing.T) {
+	dir := egtbtest.Small(t, 6)
+	h := startHarness(t, testConfig())
+	h.send("setoption name EGTBPath value "+dir, "isready")
+	expectLines(t, h, "readyok")
+	h.send("position fen *O**@***/O*@****@/*****O** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1 moves a1-d5 d3-e4 d5-a1 e4-d3 a1-d5 d3-e4 d5-a1 e4-d3",
+		"go movetime 500")
+	lines := h.until("bestmove")
+	if !slices.Contains(lines, "info string egtb win 3 moves e5-a7 win 3 e5-d7 win 3 d6-a4 win 4 d6-a7 win 4 d6-c5 win 4 d6-d5 win 4 e5-d1 win 4 d6-d1 win 5 a1-d7 win 7 e5-d5 win 7 e5-a4 win 8 a1-c5 win 9 a1-d5 draw repetition a1-d2 loss 10 a1-f2 loss 8 d6-f2 loss 8 a1-b2 loss 7 d6-g1 loss 7 e5-g1 loss 7 a1-e3 loss 5 a1-e4 loss 5 d6-e3 loss 5 d6-e4 loss 5 e5-f6 loss 4 a1-a4 loss 3 a1-a7 loss 3 a1-b4 loss 3 a1-c3 loss 3 a1-c4 loss 3 a1-d1 loss 3 a1-f6 loss 3 a1-g1 loss 3 a1-g4 loss 3 a1-g7 loss 3 d6-f6 loss 3 e5-b2 loss 3 e5-b4 loss 3 e5-c3 loss 3 e5-c4 loss 3 e5-c5 loss 3 e5-d2 loss 3 e5-e3 loss 3 e5-e4 loss 3 e5-f2 loss 3 e5-g4 loss 3 e5-g7 loss 3 d6-b2 loss 2 d6-b4 loss 2 d6-c3 loss 2 d6-c4 loss 2 d6-d2 loss 2 d6-d7 loss 2 d6-g4 loss 2 d6-g7 loss 2") {
+		t.Fatalf("no egtb line with a1-d5 as the repetition it is: %q", lines)
+	}
+	if got := lines[len(lines)-1]; got != "bestmove e5-a7" {
+		t.Fatalf("the win: %q", lines)
+	}
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, " score mate 3 ") && strings.Contains(l, " pv e5-a7 ") }) {
+		t.Fatalf("the win's score and line: %q", lines)
+	}
+	h.send("position fen **O@***O/*O******/*@@***** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1 moves f6-f4 e3-d5 f4-f6 d5-e3 f6-f4 e3-d5 f4-f6 d5-e3",
+		"go movetime 500")
+	lines = h.until("bestmove")
+	if got := lines[len(lines)-1]; got != "bestmove f6-f4" {
+		t.Fatalf("the draw: %q", lines)
+	}
+	if !slices.ContainsFunc(lines, func(l string) bool {
+		return regexp.MustCompile(`^info depth 1 seldepth 1 score cp 0 .* tbhits 54 .* pv f6-f4$`).MatchString(l)
+	}) {
+		t.Fatalf("the draw's score and line: %q", lines)
+	}
+}
 
 // longestWin3v3 returns a position of 3v3 whose side to move wins in 13
 // turns, the longest win of the sector.

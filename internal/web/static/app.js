@@ -250,14 +250,24 @@ function parseInfo(line) {
 function parseEgtb(s) {
   const f = s.trim().split(/\s+/);
   let i = 0;
+  // A value: "win N" / "loss N" (turns to the end of the game), the same
+  // with "dtz" after it (turns to the next removal), "draw", or "draw
+  // repetition" / "draw nmove" (the action ends the game by that rule).
   const value = () => {
     const k = f[i++];
     if (k === 'win' || k === 'loss') {
       const n = Number(f[i++]);
       if (!Number.isInteger(n)) throw new Error(`bad count after ${k}`);
+      if (f[i] === 'dtz') {
+        i++;
+        return { k, n, dtz: true };
+      }
       return { k, n };
     }
-    if (k === 'draw') return { k };
+    if (k === 'draw') {
+      if (f[i] === 'repetition' || f[i] === 'nmove') return { k, rule: f[i++] };
+      return { k };
+    }
     throw new Error(`bad value ${k}`);
   };
   const root = value();
@@ -295,7 +305,12 @@ function bookScoreText(cp) {
 }
 
 function valueText(v) {
-  return v.k === 'draw' ? 'draw' : `${v.k} in ${v.n}`;
+  if (v.k === 'draw') {
+    if (v.rule === 'repetition') return 'draw (repetition)';
+    if (v.rule === 'nmove') return 'draw (N-move rule)';
+    return 'draw';
+  }
+  return v.dtz ? `${v.k}, ${v.n} to a removal` : `${v.k} in ${v.n}`;
 }
 
 function onInfo(line) {

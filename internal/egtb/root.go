@@ -1,0 +1,304 @@
+package egtb
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// The engine's policy for a game whose position the tables know: which
+// actions it may play, and what the position is worth. It is the one place
+// that decides; the search keeps only the actions it marks Best (and breaks
+// ties among them), go reports its value and its line, and egtb probe prints
+// it. The tables ignore the game's history; the policy does not:
+//
+//   - an action that ends the game by a rule that needs the history — the
+//     third repetition of a position, the N-move counter reaching its limit —
+//     is the draw (or the win) that it is, whatever the tables say of the
+//     position it reaches;
+//   - a win counts only if its next removal comes before the N-move counter
+//     runs out (the DTZ distance fits what the counter leaves); a win that
+//     does not fit is kept above the draws (the opponent must still defend
+//     precisely), a loss whose winner does not fit is a loss the rule may
+//     save;
+//   - among wins that fit, the shortest: by the distance to the end where
+//     every such action has it, else by the distance to the next removal;
+//   - among draws, the one that leaves the opponent the fewest replies that
+//     keep the draw (the most ways to go wrong), and a draw that ends the
+//     game at once comes last: against a weaker opponent a drawn game can
+//     still be won;
+//   - among losses, the one whose next removal (the opponent's) is furthest
+//     away, then the longest.
+
+// RootClass orders the kinds of root actions, best first.
+type RootClass uint8
+
+// Root classes.
+const (
+	WinFits     RootClass = iota // a win whose next removal comes before the N-move rule
+	WinTooLong                   // a win the N-move rule may turn into a draw
+	DrawPlays                    // a draw that goes on
+	DrawNow                      // a draw by a rule at once (repetition, N-move)
+	LossSaved                    // a loss the N-move rule may save: the winner's removal does not fit
+	LossCertain                  // a loss
+)
+
+var classNames = [...]string{"win", "win beyond the N-move rule", "draw", "draw at once", "loss the N-move rule may save", "loss"}
+
+// String names the class.
+func (c RootClass) String() string { return classNames[c] }
+
+// RootAction is a legal action of a game's position, valued by the tables and
+// the game's history, for the side that takes it.
+type RootAction struct {
+	Move  position.Move
+	Entry Entry           // the action's value; its distance as Entry says
+	Rule  position.Reason // the game ends by this rule after the action (NoReason: it does not, or by the board alone)
+	Class RootClass
+	// Replies, for a draw that goes on, counts the opponent's replies that
+	// keep the draw, and Blunders those that lose; -1 when not counted.
+	Replies, Blunders int
+	Best              bool // among the actions the engine may choose
+}
+
+// String is the action's value as the policy sees it: "win 5", "win 5 (dtz)"
+// (the distance is to the next removal), "draw", "draw (threefold
+// repetition)", "loss 3", with the class where it is not plain.
+func (a RootAction) String() string {
+	s := a.Entry.String()
+	switch {
+	case a.Rule != position.NoReason:
+		s = fmt.Sprintf("draw (%s)", a.Rule)
+	case a.Class == WinTooLong || a.Class == LossSaved:
+		s += " (" + a.Class.String() + ")"
+	}
+	if a.Class == DrawPlays && a.Replies >= 0 {
+		s += fmt.Sprintf(", %d drawing replies, %d losing", a.Replies, a.Blunders)
+	}
+	return s
+}
+
+// Token is the action's value in the words of the protocol's "info string
+// egtb" line: "win N", "loss N" (N turns to the end of the game), "win N dtz",
+// "loss N dtz" (N turns to the next removal), "draw", or "draw repetition" /
+// "draw nmove" for a draw by a rule at once.
+func (a RootAction) Token() string {
+	v := a.Entry.Value
+	switch {
+	case a.Rule == position.ThreefoldRepetition:
+		return "draw repetition"
+	case a.Rule != position.NoReason:
+		return "draw nmove"
+	case v.IsDraw():
+		return "draw"
+	case !a.Entry.Exact:
+		return v.String() + " dtz"
+	}
+	return v.String()
+}
+
+// String is "win 5", "win 5 (dtz)" (a distance to the next removal) or
+// "draw".
+func (e Entry) String() string {
+	if !e.Exact && !e.Value.IsDraw() {
+		return e.Value.String() + " (dtz)"
+	}
+	return e.Value.String()
+}
+
+// history is a position with the keys the repetition rule counts.
+type history struct {
+	pos  position.Position
+	keys []uint32
+}
+
+// play returns the position after m with the draw rules that need the
+// history applied, as position.Game.Play does.
+func (h history) play(r *rules.Rules, m position.Move) history {
+	c := history{pos: h.pos}
+	c.pos.Do(r, m)
+	if m.Kind() != position.KindSlide {
+		return c
+	}
+	c.keys = append(append(make([]uint32, 0, len(h.keys)+1), h.keys...), c.pos.Key())
+	if !c.pos.IsOver() {
+		if res, why := position.DrawByRule(r, &c.pos, c.keys); res == position.Draw {
+			c.pos.SetGameOver(position.Draw, why)
+		}
+	}
+	return c
+}
+
+// actionEntry values the action m of h for its side to move: the game's end
+// by the rules, else the tables' entry of the position it leads to, turned
+// when the turn passes. It reports the rule that ended the game in a draw.
+func (t *Tables) actionEntry(r *rules.Rules, h history, m position.Move) (Entry, position.Reason, history, bool) {
+	us := h.pos.SideToMove()
+	c := h.play(r, m)
+	if c.pos.IsOver() {
+		switch res, why := c.pos.Result(); res {
+		case position.Winner(us):
+			return Entry{Value: Win(1), DTZ: Win(1), Exact: true}, position.NoReason, c, true
+		case position.Draw:
+			return Entry{Exact: true}, why, c, true
+		}
+		return Entry{Value: Loss(0), DTZ: Loss(0), Exact: true}, position.NoReason, c, true
+	}
+	e, ok := t.Lookup(r, &c.pos)
+	if !ok {
+		return Entry{}, position.NoReason, c, false
+	}
+	switch {
+	case c.pos.SideToMove() == us:
+		// A mill closed: the removal still to come completes the turn.
+	case m.Kind() == position.KindRemove:
+		e.Value = e.Value.Parent()
+		e.DTZ = removingTurn(e.Value)
+	default:
+		e.Value, e.DTZ = e.Value.Parent(), e.DTZ.Parent()
+	}
+	return e, position.NoReason, c, true
+}
+
+// RankRoot ranks every legal action of g's position by the policy above, best
+// first, and marks the actions the engine may choose. It reports false when
+// the tables do not know the position or one of its actions.
+func (t *Tables) RankRoot(g *position.Game) ([]RootAction, bool) {
+	return t.rankRoot(&g.Rules, history{pos: g.Pos, keys: g.RepetitionKeys()}, true)
+}
+
+// rankRoot is RankRoot from a history; replies says whether to count the
+// opponent's drawing replies of the drawn actions.
+func (t *Tables) rankRoot(r *rules.Rules, h history, replies bool) ([]RootAction, bool) {
+	if _, ok := t.Lookup(r, &h.pos); !ok {
+		return nil, false
+	}
+	var ml movegen.MoveList
+	movegen.Generate(r, &h.pos, &ml)
+	limit, _ := h.pos.NMoveLimit(r)
+	budget := limit - h.pos.Rule50()
+	out := make([]RootAction, 0, ml.N)
+	for _, m := range ml.Slice() {
+		e, rule, after, ok := t.actionEntry(r, h, m)
+		if !ok {
+			return nil, false
+		}
+		a := RootAction{Move: m, Entry: e, Rule: rule, Replies: -1, Blunders: -1}
+		z := e.DTZ.Distance()
+		switch v := e.Value; {
+		case v.IsWin() && 2*z-1 < budget:
+			a.Class = WinFits
+		case v.IsWin():
+			a.Class = WinTooLong
+		case v.IsDraw() && after.pos.IsOver():
+			a.Class = DrawNow
+		case v.IsDraw():
+			a.Class = DrawPlays
+			if replies {
+				a.Replies, a.Blunders = t.drawingReplies(r, after, after.pos.SideToMove() == h.pos.SideToMove())
+			}
+		case 2*z < budget:
+			a.Class = LossCertain
+		default:
+			a.Class = LossSaved
+		}
+		out = append(out, a)
+	}
+	exact := true // every fitting win knows its distance to the end
+	for _, a := range out {
+		exact = exact && (a.Class != WinFits || a.Entry.Exact)
+	}
+	cmp := func(a, b RootAction) int {
+		if a.Class != b.Class {
+			return int(a.Class) - int(b.Class)
+		}
+		switch a.Class {
+		case WinFits:
+			if exact {
+				return a.Entry.Value.Distance() - b.Entry.Value.Distance()
+			}
+			return a.Entry.DTZ.Distance() - b.Entry.DTZ.Distance()
+		case WinTooLong:
+			return a.Entry.DTZ.Distance() - b.Entry.DTZ.Distance()
+		case DrawPlays:
+			if a.Replies != b.Replies {
+				return a.Replies - b.Replies
+			}
+			return b.Blunders - a.Blunders
+		case LossSaved, LossCertain:
+			if d := b.Entry.DTZ.Distance() - a.Entry.DTZ.Distance(); d != 0 {
+				return d
+			}
+			if a.Entry.Exact && b.Entry.Exact {
+				return b.Entry.Value.Distance() - a.Entry.Value.Distance()
+			}
+		}
+		return 0
+	}
+	slices.SortStableFunc(out, func(a, b RootAction) int {
+		if c := cmp(a, b); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Move.String(), b.Move.String())
+	})
+	for i := range out {
+		out[i].Best = cmp(out[i], out[0]) == 0
+	}
+	return out, true
+}
+
+// drawingReplies counts, for a drawn action that led to h, the replies of the
+// opponent that keep the draw for it and those that lose. When the side that
+// acted still has its removal to make (own), it counts after the removal
+// that leaves the fewest drawing replies.
+func (t *Tables) drawingReplies(r *rules.Rules, h history, own bool) (draws, losses int) {
+	acts, ok := t.rankRoot(r, h, false)
+	if !ok {
+		return -1, -1
+	}
+	if own {
+		draws, losses = -1, -1
+		for _, a := range acts {
+			if a.Class != DrawPlays {
+				continue
+			}
+			d, l := t.drawingReplies(r, h.play(r, a.Move), false)
+			if d >= 0 && (draws < 0 || d < draws || d == draws && l > losses) {
+				draws, losses = d, l
+			}
+		}
+		return draws, losses
+	}
+	for _, a := range acts {
+		switch {
+		case a.Entry.Value.IsDraw():
+			draws++
+		case a.Entry.Value.IsLoss():
+			losses++
+		}
+	}
+	return draws, losses
+}
+
+// PlayLine plays the policy from g's position for at most maxPlies actions:
+// at every turn the first action RankRoot ranks (the game's history kept as
+// it grows), until the game ends or leaves the tables. It is the principal
+// variation of a table position.
+func (t *Tables) PlayLine(g *position.Game, maxPlies int) []position.Move {
+	r := &g.Rules
+	h := history{pos: g.Pos, keys: g.RepetitionKeys()}
+	var line []position.Move
+	for len(line) < maxPlies && !h.pos.IsOver() {
+		acts, ok := t.rankRoot(r, h, true)
+		if !ok || len(acts) == 0 {
+			break
+		}
+		line = append(line, acts[0].Move)
+		h = h.play(r, acts[0].Move)
+	}
+	return line
+}
