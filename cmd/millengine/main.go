@@ -106,6 +106,7 @@ var commands = []command{
 	{"bench", "search a fixed set of positions; the node count is the build signature", runBench},
 	{"egtb", "endgame tables: build, verify, stats, probe (millengine egtb --help)", runEGTB},
 	{"book", "the opening book: build, stats (millengine book --help)", runBook},
+	{"solve", "prove the value of a placing-phase position with the endgame tables", runSolve},
 	{"serve", "a board for people in the browser, playing over UCI (millengine serve --help)", runServe},
 	{"version", "print the version", runVersion},
 	{"help", "print this help, or a command's help: help <command>", nil},

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/solve"
+)
+
+// runSolve implements 'millengine solve': the proven value of a placing-phase
+// position and of each of its actions, by a search whose leaves are the
+// endgame tables.
+func runSolve(e *env, args []string) int {
+	fs := e.subFlags("solve", `solve [--fen F | --moves "t1 t2 …"] [--dir D] [--tt-mb N] [--tt-file F] [--variant V]`,
+		"Proves the value of a position of the placing phase (the start position by default) for the\n"+
+			"side to move, and of each legal action: a search of the remaining placements whose leaves\n"+
+			"are the endgame tables of the whole moving phase (egtb build --max-pieces 18; the sectors\n"+
+			"where placing can end must be there). Prints 'value: win|draw|loss', one line per action,\n"+
+			"then the time and nodes. Progress on stderr. With --tt-file the proof's table is written\n"+
+			"there every --save-every and read back by the next run, which then goes on where it was.")
+	variant := fs.StringP("variant", "v", e.g.variant, "rule preset: "+strings.Join(rules.PresetKeys(), ", "))
+	dir := fs.String("dir", e.g.egtbPath, "endgame table directory")
+	fen := fs.String("fen", "", "the position (default: the start position)")
+	moves := fs.String("moves", "", "tokens to play first, such as \"a7 b4 d7\"")
+	ttMB := fs.Int("tt-mb", 2048, "the proof's transposition table in MB")
+	ttFile := fs.String("tt-file", "", "keep the proof's table in this file between runs")
+	every := fs.Duration("save-every", 10*time.Minute, "how often the table is written to --tt-file")
+	if code, ok := e.parse(fs, args, false); !ok {
+		return code
+	}
+	if err := checkRange("--tt-mb", *ttMB, 1, 1<<20); err != nil {
+		return e.usageError("solve", err.Error())
+	}
+	preset, ok := rules.PresetByName(*variant)
+	if !ok {
+		return e.usageError("solve", fmt.Sprintf("unknown variant %q (want one of %s)", *variant, strings.Join(rules.PresetKeys(), ", ")))
+	}
+	r := preset.Rules
+	if err := solve.Supported(&r); err != nil {
+		return e.usageError("solve", fmt.Sprintf("--variant %s: %v", *variant, err))
+	}
+	p := position.New(&r)
+	if *fen != "" {
+		var err error
+		if p, err = position.ParseFEN(&r, *fen); err != nil {
+			return e.usageError("solve", err.Error())
+		}
+	}
+	for _, tok := range strings.Fields(*moves) {
+		m, err := movegen.ParseLegal(&r, &p, tok)
+		if err != nil {
+			return e.usageError("solve", "--moves: "+err.Error())
+		}
+		p.Do(&r, m)
+	}
+	if p.IsOver() {
+		return e.usageError("solve", "the game is over")
+	}
+	tb, err := egtb.Open(*dir, &r)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "millengine solve: %v\n", err)
+		return 1
+	}
+	defer tb.Close()
+	bar := newProgressBar(e.stderr, "solve ", "", 1)
+	s, err := solve.New(r, tb, solve.Options{TableMB: *ttMB, File: *ttFile, SaveEach: *every,
+		Progress: func(st solve.Stats, what string) {
+			if what != "" {
+				bar.clear()
+				fmt.Fprintf(e.stderr, "solve: %s (%s)\n", what, statsLine(st))
+				return
+			}
+			bar.draw(statsLine(st))
+		}})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "millengine solve: %v\n", err)
+		return 1
+	}
+	v, acts, err := s.Actions(e.ctx, &p)
+	bar.clear()
+	st := s.Stats()
+	if errors.Is(err, solve.ErrStopped) {
+		fmt.Fprintf(e.stderr, "millengine solve: interrupted after %s", statsLine(st))
+		if *ttFile != "" {
+			fmt.Fprintf(e.stderr, "; the table is in %s: the same command goes on", *ttFile)
+		}
+		fmt.Fprintln(e.stderr)
+		return 130
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "millengine solve: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(e.stdout, "value: %s\n", v)
+	for _, a := range acts {
+		fmt.Fprintf(e.stdout, "%s: %s\n", a.Move, a.Value)
+	}
+	fmt.Fprintf(e.stdout, "Time: %d ms\nNodes: %d\nTable leaves: %d\n", st.Elapsed.Milliseconds(), st.Nodes, st.Leaves)
+	return 0
+}
+
+// statsLine is a proof's counters in one line.
+func statsLine(st solve.Stats) string {
+	nps := float64(st.Nodes) / max(st.Elapsed.Seconds(), 1e-9)
+	return fmt.Sprintf("%s, %d nodes (%.0f k/s), %d table leaves, %d entries", st.Elapsed.Round(time.Second), st.Nodes, nps/1e3, st.Leaves, st.TTFilled)
+}

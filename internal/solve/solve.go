@@ -1,0 +1,403 @@
+// Package solve proves the value of placing-phase positions: a search of the
+// remaining placements whose leaves are the endgame tables (the positions
+// where placing ends, every one of which the tables of the whole moving phase
+// know), so that its answer is the game's value, not an estimate. Gasser
+// proved Nine Men's Morris a draw this way in 1996: an 18-ply alpha-beta
+// search over his databases.
+//
+// Values are win, draw or loss for the side to move, under the rules the
+// tables use: repetitions and the N-move rules are ignored (they cannot
+// happen while placing, and the tables ignore them after it). The search is a
+// fail-soft alpha-beta over the three values, with a transposition table
+// keyed by the position's least image under the board's 16 symmetries (an
+// exact 64-bit encoding, so two positions are never confused), the best move
+// of a proven subtree first, then the children in the order of the engine's
+// static evaluation. Two proofs suffice for a draw: the side to move cannot
+// win, and it cannot lose; the alpha-beta over three values does both.
+//
+// A long proof is resumable: the transposition table is written to a file
+// every few minutes and read back at the next start, so that what was proven
+// before is not searched again.
+package solve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/eval"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// Value is a proven value for the side to move: Loss, Draw or Win.
+type Value int8
+
+// Values.
+const (
+	Loss Value = -1
+	Draw Value = 0
+	Win  Value = 1
+)
+
+// String returns "win", "draw" or "loss".
+func (v Value) String() string {
+	switch v {
+	case Win:
+		return "win"
+	case Loss:
+		return "loss"
+	}
+	return "draw"
+}
+
+// Supported reports whether the solver can prove positions under r: the
+// endgame tables must cover the rules, and a position's state must be its
+// pieces, hands, side to move and pending removals (a mill while placing
+// removes a piece from the board; nothing is marked or remembered).
+func Supported(r *rules.Rules) error {
+	if _, err := egtb.ParamsOf(r); err != nil {
+		return err
+	}
+	switch {
+	case r.MillFormationActionInPlacingPhase != rules.MillRemoveFromBoard:
+		return fmt.Errorf("MillFormationActionInPlacingPhase %d: the solver handles a removal from the board (0)", r.MillFormationActionInPlacingPhase)
+	case r.MayMoveInPlacingPhase:
+		return errors.New("MayMoveInPlacingPhase: positions may repeat while placing")
+	}
+	return nil
+}
+
+// Stats are a proof's counters.
+type Stats struct {
+	Nodes    uint64 // positions searched (table leaves included)
+	Leaves   uint64 // table probes at the end of placing
+	TTHits   uint64 // positions answered by the transposition table
+	Elapsed  time.Duration
+	TTFilled uint64 // entries in use
+}
+
+// Progress receives a line now and then while a proof runs.
+type Progress func(s Stats, what string)
+
+// Solver proves placing-phase positions under one rule set with one set of
+// endgame tables. It is not safe for concurrent use.
+type Solver struct {
+	r      rules.Rules
+	tables *egtb.Tables
+	tt     *table
+	prog   Progress
+	every  time.Duration // how often prog is called
+	save   func() error  // writes the table, if a file was given
+	saveEv time.Duration
+	ctx    context.Context
+	stop   atomic.Bool
+
+	stats     Stats
+	start     time.Time
+	lastProg  time.Time
+	lastSave  time.Time
+	checkTime uint64 // nodes until the next look at the clock
+}
+
+// Options configure a Solver.
+type Options struct {
+	TableMB  int           // the transposition table's size (rounded down to a power of two entries)
+	File     string        // where the table is kept between runs ("": nowhere)
+	Progress Progress      // called every ProgressEvery, if set
+	Every    time.Duration // progress interval (default 10 s)
+	SaveEach time.Duration // how often the table is written to File (default 10 min)
+}
+
+// New returns a solver for the rules r with the tables t (which must cover
+// r). With a file, a table written by an earlier run for the same rules is
+// read back.
+func New(r rules.Rules, t *egtb.Tables, o Options) (*Solver, error) {
+	if err := Supported(&r); err != nil {
+		return nil, err
+	}
+	if !t.Covers(&r) {
+		return nil, errors.New("solve: the endgame tables do not cover these rules")
+	}
+	s := &Solver{r: r, tables: t, prog: o.Progress, every: o.Every, saveEv: o.SaveEach}
+	if s.every <= 0 {
+		s.every = 10 * time.Second
+	}
+	if s.saveEv <= 0 {
+		s.saveEv = 10 * time.Minute
+	}
+	mb := max(o.TableMB, 1)
+	s.tt = newTable(uint64(mb) << 20)
+	if o.File != "" {
+		tag := rulesTag(&r)
+		if err := s.tt.load(o.File, tag); err != nil && !errors.Is(err, errNoFile) {
+			return nil, err
+		}
+		s.save = func() error { return s.tt.store(o.File, tag) }
+	}
+	return s, nil
+}
+
+// rulesTag names the rule set in a saved table: the tables' parameters and
+// the placing rules that matter.
+func rulesTag(r *rules.Rules) string {
+	p, _ := egtb.ParamsOf(r)
+	return fmt.Sprintf("%s pieces=%d mill-in-placing=%d defender-first=%t board-full=%d stop-two-empty=%t",
+		p.Name(), r.PiecesCount, r.MillFormationActionInPlacingPhase, r.IsDefenderMoveFirst, r.BoardFullAction, r.StopPlacingWhenTwoEmptySquares)
+}
+
+// ActionValue is a root action and its proven value for the side that takes it.
+type ActionValue struct {
+	Move  position.Move
+	Value Value
+}
+
+// ErrStopped is returned when a proof was interrupted.
+var ErrStopped = errors.New("solve: interrupted")
+
+// Value proves the value of p for its side to move.
+func (s *Solver) Value(ctx context.Context, p *position.Position) (Value, error) {
+	s.begin(ctx)
+	v := s.search(p, Loss, Win)
+	return v, s.end()
+}
+
+// Actions proves the value of every legal action of p, best first (ties in
+// the order of the engine's evaluation), and p's value (the best action's).
+func (s *Solver) Actions(ctx context.Context, p *position.Position) (Value, []ActionValue, error) {
+	s.begin(ctx)
+	var ml movegen.MoveList
+	movegen.Generate(&s.r, p, &ml)
+	moves := ml.Slice()
+	s.order(p, moves, position.NoMove)
+	out := make([]ActionValue, 0, len(moves))
+	for i, m := range moves {
+		c := *p
+		c.Do(&s.r, m)
+		v := s.search(&c, Loss, Win)
+		if c.SideToMove() != p.SideToMove() {
+			v = -v
+		}
+		if s.stop.Load() {
+			break
+		}
+		out = append(out, ActionValue{m, v})
+		s.report(fmt.Sprintf("action %d/%d %s: %s", i+1, len(moves), m, v))
+	}
+	if err := s.end(); err != nil {
+		return Draw, out, err
+	}
+	slices.SortStableFunc(out, func(a, b ActionValue) int { return int(b.Value) - int(a.Value) })
+	if len(out) == 0 {
+		v := s.search(p, Loss, Win)
+		return v, nil, nil
+	}
+	return out[0].Value, out, nil
+}
+
+func (s *Solver) begin(ctx context.Context) {
+	s.ctx = ctx
+	s.stop.Store(false)
+	s.stats = Stats{}
+	s.start = time.Now()
+	s.lastProg, s.lastSave = s.start, s.start
+}
+
+// end finishes a proof: the table is saved, and an interrupt is an error.
+func (s *Solver) end() error {
+	var err error
+	if s.save != nil {
+		err = s.save()
+	}
+	if s.stop.Load() {
+		return ErrStopped
+	}
+	return err
+}
+
+// Stats returns the counters of the last proof.
+func (s *Solver) Stats() Stats {
+	st := s.stats
+	st.Elapsed = time.Since(s.start)
+	st.TTFilled = s.tt.filled
+	return st
+}
+
+func (s *Solver) report(what string) {
+	if s.prog != nil {
+		s.prog(s.Stats(), what)
+	}
+}
+
+// tick looks at the clock every few thousand nodes: progress, periodic saves
+// and the interrupt.
+func (s *Solver) tick() {
+	if s.checkTime > 0 {
+		s.checkTime--
+		return
+	}
+	s.checkTime = 4096
+	if s.ctx.Err() != nil {
+		s.stop.Store(true)
+	}
+	now := time.Now()
+	if now.Sub(s.lastProg) >= s.every {
+		s.lastProg = now
+		s.report("")
+	}
+	if s.save != nil && now.Sub(s.lastSave) >= s.saveEv {
+		s.lastSave = now
+		if err := s.save(); err != nil {
+			s.report("saving the table: " + err.Error())
+		} else {
+			s.report("table saved")
+		}
+	}
+}
+
+// search returns the value of p for its side to move, within (alpha, beta)
+// fail-soft: a value ≤ alpha is an upper bound, ≥ beta a lower bound. An
+// interrupted search returns Draw and its caller's result is not used.
+func (s *Solver) search(p *position.Position, alpha, beta Value) Value {
+	s.stats.Nodes++
+	s.tick()
+	if s.stop.Load() {
+		return Draw
+	}
+	if p.IsOver() {
+		switch res, _ := p.Result(); res {
+		case position.Draw:
+			return Draw
+		case position.Winner(p.SideToMove()):
+			return Win
+		}
+		return Loss
+	}
+	if p.InHand(position.White) == 0 && p.InHand(position.Black) == 0 {
+		e, ok := s.tables.Lookup(&s.r, p)
+		if !ok {
+			panic(fmt.Sprintf("solve: the tables do not know %s: %s", p.FEN(), s.tables.Why(&s.r, p)))
+		}
+		s.stats.Leaves++
+		switch {
+		case e.Value.IsWin():
+			return Win
+		case e.Value.IsLoss():
+			return Loss
+		}
+		return Draw
+	}
+	k, sym := keyOf(p)
+	lo, hi, best := s.tt.get(k)
+	if lo != Loss || hi != Win {
+		s.stats.TTHits++
+		if lo >= beta || lo == hi {
+			return lo
+		}
+		if hi <= alpha {
+			return hi
+		}
+		alpha, beta = max(alpha, lo), min(beta, hi)
+	}
+	if best != position.NoMove {
+		best = best.Transform(sym.Inverse())
+	}
+	var ml movegen.MoveList
+	movegen.Generate(&s.r, p, &ml)
+	origAlpha := alpha
+	v := Loss - 1
+	var bestMove position.Move
+	moves := ml.Slice()
+	s.order(p, moves, best)
+	for _, m := range moves {
+		c := *p
+		c.Do(&s.r, m)
+		var cv Value
+		if c.SideToMove() == p.SideToMove() {
+			cv = s.search(&c, alpha, beta)
+		} else {
+			cv = -s.search(&c, -beta, -alpha)
+		}
+		if s.stop.Load() {
+			return Draw
+		}
+		if cv > v {
+			v, bestMove = cv, m
+		}
+		alpha = max(alpha, cv)
+		if alpha >= beta {
+			break
+		}
+	}
+	if v < Loss {
+		panic("solve: a placing position without a legal action: " + p.FEN())
+	}
+	nlo, nhi := Loss, Win
+	switch {
+	case v <= origAlpha:
+		nhi = v
+	case v >= beta:
+		nlo = v
+	default:
+		nlo, nhi = v, v
+	}
+	s.tt.put(k, max(lo, nlo), min(hi, nhi), bestMove.Transform(sym), remaining(p))
+	return v
+}
+
+// remaining is the number of placements left, the size of the subtree a
+// table entry saves.
+func remaining(p *position.Position) int { return p.InHand(position.White) + p.InHand(position.Black) }
+
+// order sorts moves in the order to search them: first the move the table
+// remembers, then a move that wins at once, then by the engine's static
+// evaluation of the position each leads to, best for the mover first.
+func (s *Solver) order(p *position.Position, moves []position.Move, first position.Move) {
+	var score [movegen.MaxMoves]int
+	us := p.SideToMove()
+	for i, m := range moves {
+		c := *p
+		c.Do(&s.r, m)
+		v := eval.Evaluate(&s.r, &c)
+		if c.SideToMove() != us {
+			v = -v
+		}
+		if c.IsOver() {
+			if res, _ := c.Result(); res == position.Winner(us) {
+				v = 1 << 20
+			}
+		}
+		if m == first {
+			v = 1 << 21
+		}
+		score[i] = v
+	}
+	// Insertion sort: a few dozen moves, stable, no allocation.
+	for i := 1; i < len(moves); i++ {
+		m, v := moves[i], score[i]
+		j := i
+		for ; j > 0 && score[j-1] < v; j-- {
+			moves[j], score[j] = moves[j-1], score[j-1]
+		}
+		moves[j], score[j] = m, v
+	}
+}
+
+// keyOf returns the exact key of a placing position, for its least image
+// under the symmetries, and the symmetry that maps p to that image: the
+// pieces of both sides (24 bits each), the hands (4 bits each), the side to
+// move and the pending removals of each side (2 bits each).
+func keyOf(p *position.Position) (uint64, bb.Symmetry) {
+	w, b := p.Pieces(position.White), p.Pieces(position.Black)
+	y := bb.Canonical(w, b)
+	k := uint64(y.Apply(w)) | uint64(y.Apply(b))<<24 |
+		uint64(p.InHand(position.White))<<48 | uint64(p.InHand(position.Black))<<52 |
+		uint64(p.SideToMove())<<56 | uint64(p.PendingRemovals(position.White)&3)<<57 | uint64(p.PendingRemovals(position.Black)&3)<<59
+	return k, y
+}

@@ -1,0 +1,170 @@
+package solve
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// minimax is the plain game-tree value of p: no table, no ordering, no
+// pruning, the tables at the end of placing.
+func minimax(t *testing.T, r *rules.Rules, tb *egtb.Tables, p *position.Position) Value {
+	if p.IsOver() {
+		switch res, _ := p.Result(); res {
+		case position.Draw:
+			return Draw
+		case position.Winner(p.SideToMove()):
+			return Win
+		}
+		return Loss
+	}
+	if p.InHand(position.White) == 0 && p.InHand(position.Black) == 0 {
+		e, ok := tb.Lookup(r, p)
+		if !ok {
+			t.Fatalf("%s: not in the tables: %s", p.FEN(), tb.Why(r, p))
+		}
+		switch {
+		case e.Value.IsWin():
+			return Win
+		case e.Value.IsLoss():
+			return Loss
+		}
+		return Draw
+	}
+	var ml movegen.MoveList
+	movegen.Generate(r, p, &ml)
+	best := Loss - 1
+	for _, m := range ml.Slice() {
+		c := *p
+		c.Do(r, m)
+		v := minimax(t, r, tb, &c)
+		if c.SideToMove() != p.SideToMove() {
+			v = -v
+		}
+		best = max(best, v)
+	}
+	return best
+}
+
+// randomPlacing returns a placing position of Nine Men's Morris with white
+// and black pieces on the board and in hand as given, White to move, drawn at
+// random (no mill on the board).
+func randomPlacing(t *testing.T, r *rules.Rules, rng *rand.Rand, wOn, wHand, bOn, bHand int) position.Position {
+	for {
+		perm := rng.Perm(bb.NumSquares)
+		var w, b bb.Bitboard
+		for _, s := range perm[:wOn] {
+			w |= bb.Bit(bb.Square(s))
+		}
+		for _, s := range perm[wOn : wOn+bOn] {
+			b |= bb.Bit(bb.Square(s))
+		}
+		if r.Topology().CountMills(w)+r.Topology().CountMills(b) > 0 {
+			continue
+		}
+		fen := string(position.AppendBoard(nil, w, b, 0)) + " w p p " +
+			itoa(wOn) + " " + itoa(wHand) + " " + itoa(bOn) + " " + itoa(bHand) + " 0 0 0 0 0 0 0 0 9"
+		p, err := position.ParseFEN(r, fen)
+		if err != nil {
+			t.Fatalf("%s: %v", fen, err)
+		}
+		return p
+	}
+}
+
+func itoa(n int) string { return string(rune('0' + n)) }
+
+// The proof agrees with plain minimax on every action of random positions
+// four placements from the end (leaves in 3v4 and 4v3, and the games that
+// end while placing), with the table carried from one proof to the next.
+func TestSolveMatchesMinimax(t *testing.T) {
+	r := rules.Default()
+	tb, err := egtb.Open(egtbtest.Small(t, 7), &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	s, err := New(r, tb, Options{TableMB: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 12
+	if testing.Short() || raceEnabled {
+		n = 3
+	}
+	seen := map[Value]int{}
+	for i := 0; i < n; i++ {
+		p := randomPlacing(t, &r, rng, 1, 2, 2, 2)
+		v, acts, err := s.Actions(context.Background(), &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := minimax(t, &r, tb, &p); v != want {
+			t.Fatalf("%s: proved %s, minimax %s", p.FEN(), v, want)
+		}
+		for _, a := range acts {
+			c := p
+			c.Do(&r, a.Move)
+			want := minimax(t, &r, tb, &c)
+			if c.SideToMove() != p.SideToMove() {
+				want = -want
+			}
+			if a.Value != want {
+				t.Fatalf("%s %s: proved %s, minimax %s", p.FEN(), a.Move, a.Value, want)
+			}
+			seen[a.Value]++
+		}
+		if again, _ := s.Value(context.Background(), &p); again != v {
+			t.Fatalf("%s: %s again, %s before", p.FEN(), again, v)
+		}
+	}
+	t.Logf("action values: %v; %+v", seen, s.Stats())
+	if len(seen) < 2 {
+		t.Errorf("the positions gave one value only: %v", seen)
+	}
+}
+
+// The table survives a restart: a proof written to a file is read back by a
+// new solver, which then answers from it; another rule set's file is refused.
+func TestSolveTableFile(t *testing.T) {
+	r := rules.Default()
+	tb, err := egtb.Open(egtbtest.Small(t, 7), &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	file := filepath.Join(t.TempDir(), "tt")
+	s, err := New(r, tb, Options{TableMB: 4, File: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := randomPlacing(t, &r, rand.New(rand.NewPCG(3, 4)), 1, 2, 2, 2)
+	v, err := s.Value(context.Background(), &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := s.Stats()
+	s2, err := New(r, tb, Options{TableMB: 4, File: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, err := s2.Value(context.Background(), &p)
+	if err != nil || v2 != v {
+		t.Fatalf("again: %s %v, want %s", v2, err, v)
+	}
+	if st := s2.Stats(); st.Nodes != 1 || st.TTFilled != first.TTFilled {
+		t.Fatalf("the second proof searched %d nodes (table %d entries, %d before)", st.Nodes, st.TTFilled, first.TTFilled)
+	}
+	if _, err := New(r, tb, Options{TableMB: 8, File: file}); err == nil {
+		t.Fatal("a table of another size was read")
+	}
+}
