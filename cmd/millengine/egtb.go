@@ -399,7 +399,7 @@ func egtbStats(e *env, args []string) int {
 		return 1
 	}
 	for i, p := range sets {
-		tb, err := egtb.OpenParams(dir, p)
+		tb, err := egtb.OpenChecked(dir, p)
 		if err != nil {
 			fmt.Fprintf(stderr, "egtb stats: %v\n", err)
 			return 1

@@ -79,7 +79,7 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
 	}
-	t := &Tables{dir: o.Dir, params: o.Params, game: newGame(o.Params)}
+	t := &Tables{dir: o.Dir, params: o.Params, game: newGame(o.Params), checkAll: true}
 	ok := false
 	defer func() {
 		if !ok {

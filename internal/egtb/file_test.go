@@ -200,8 +200,40 @@ func FuzzOpen(f *testing.F) {
 		// standard 3v3 file: accepted only if every field but the counts kept
 		// for information (56–91) is the good file's.
 		file := append(bytes.Clone(hdr[:headerSize]), good[headerSize:]...)
-		if _, err := checkFile("fuzz.egtb", file, Standard, SectorSpec{3, 3}, DTM); err == nil && !bytes.Equal(file[:56], good[:56]) {
+		if _, err := checkFile("fuzz.egtb", file, Standard, SectorSpec{3, 3}, DTM, true); err == nil && !bytes.Equal(file[:56], good[:56]) {
 			t.Fatalf("accepted a file that is not the good one:\n%x", file[:headerSize])
 		}
 	})
+}
+
+// Open checks the data of a large file only by its header and size (an
+// engine must not read gigabytes to start); OpenChecked, which verify and
+// stats use, and Build check the data too.
+func TestOpenChecksLargeFilesByHeader(t *testing.T) {
+	dir := t.TempDir()
+	copyShared(t, dir)
+	path := filepath.Join(dir, FileName(Standard, SectorSpec{3, 3}))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-5] ^= 2
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := quickCheckBytes
+	quickCheckBytes = 1000 // 3v3 counts as large
+	defer func() { quickCheckBytes = old }()
+	tb, err := OpenParams(dir, Standard)
+	if err != nil || !tb.Has(SectorSpec{3, 3}) {
+		t.Fatalf("Open: %v", err)
+	}
+	tb.Close()
+	if _, err := OpenChecked(dir, Standard); err == nil || !strings.Contains(err.Error(), "data checksum mismatch") {
+		t.Fatalf("OpenChecked: %v", err)
+	}
+	quickCheckBytes = old
+	if _, err := OpenParams(dir, Standard); err == nil || !strings.Contains(err.Error(), "data checksum mismatch") {
+		t.Fatalf("Open of a small file: %v", err)
+	}
 }

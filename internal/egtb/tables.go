@@ -49,6 +49,9 @@ type Tables struct {
 	tabs   [maxSetSize + 1][maxSetSize + 1]*table // DTM, by sector
 	dtz    [maxSetSize + 1][maxSetSize + 1]*table // DTZ, by sector
 	none   string                                 // why there are no tables at all (rules not covered)
+	// checkAll: files are opened with their data checksum checked, however
+	// large (see quickCheckBytes).
+	checkAll bool
 }
 
 // Open maps the sector files in dir that were solved under the parameters of
@@ -65,8 +68,15 @@ func Open(dir string, r *rules.Rules) (*Tables, error) {
 }
 
 // OpenParams maps the sector files in dir solved under p.
-func OpenParams(dir string, p Params) (*Tables, error) {
-	t := &Tables{dir: dir, params: p, game: newGame(p)}
+func OpenParams(dir string, p Params) (*Tables, error) { return openParams(dir, p, false) }
+
+// OpenChecked is OpenParams that also checks the data checksum of every file,
+// the large ones included (which Open leaves to this, see quickCheckBytes):
+// the commands that read whole tables (verify, stats) use it.
+func OpenChecked(dir string, p Params) (*Tables, error) { return openParams(dir, p, true) }
+
+func openParams(dir string, p Params, all bool) (*Tables, error) {
+	t := &Tables{dir: dir, params: p, game: newGame(p), checkAll: all}
 	files, err := sectorFiles(dir)
 	if err != nil {
 		return nil, err
@@ -118,7 +128,7 @@ func (t *Tables) load(path string, s SectorSpec, metric Metric) error {
 	if err != nil {
 		return &FileError{path, err.Error()}
 	}
-	h, err := checkFile(path, buf, t.params, s, metric)
+	h, err := checkFile(path, buf, t.params, s, metric, t.checkAll)
 	if err != nil {
 		unmap()
 		return err

@@ -295,7 +295,7 @@ func ParamSets(dir string) ([]Params, error) {
 func VerifyDir(ctx context.Context, dir string, sets []Params, only []SectorSpec, o VerifyOptions, report func(VerifyReport)) (int, error) {
 	sectors := 0
 	for _, p := range sets {
-		tb, err := OpenParams(dir, p)
+		tb, err := OpenChecked(dir, p)
 		if err != nil {
 			return sectors, err
 		}
