@@ -112,6 +112,12 @@ type Options struct {
 	// shown are the position's own, not the engine's preference as a player.
 	// An infinite search is analysis too.
 	AnalyseMode bool
+	// PlainTableDraws turns off the tables' choice among drawing moves at a
+	// table root (the one leaving the opponent the fewest drawing replies):
+	// the search then chooses among them as it did before that policy, with
+	// its own evaluation and Contempt and without the tables below the root.
+	// For measuring the policy; off by default.
+	PlainTableDraws bool
 }
 
 // DefaultOptions returns the options of a fresh engine.

@@ -228,14 +228,26 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 		return Result{}
 	}
 	var tables *egtb.Tables
+	plainDraws := false
 	if e.tables.Covers(&g.Rules) {
 		tables = e.tables
 		if acts := tableRoot(tables, g, moves); len(acts) > 0 {
-			return e.tableAnswer(g, lim, report, tables, acts)
+			if !e.Options().PlainTableDraws || acts[0].Class != egtb.DrawPlays {
+				return e.tableAnswer(g, lim, report, tables, acts)
+			}
+			// Every drawing move, chosen by the search without the tables.
+			moves, plainDraws = moves[:0:0], true
+			for _, a := range acts {
+				if a.Class == egtb.DrawPlays {
+					moves = append(moves, a.Move)
+				}
+			}
 		}
 	}
 	s := e.newRun(g, lim, report, len(moves))
-	s.tables = tables
+	if !plainDraws {
+		s.tables = tables
+	}
 	e.startWorkers(s, g, e.orderRootMoves(s, g, moves))
 
 	var wg sync.WaitGroup

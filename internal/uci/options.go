@@ -170,6 +170,9 @@ func (s *session) engineOptions() []*option {
 		check("UCI_AnalyseMode", d.AnalyseMode, func(_ *session, v bool) {
 			setSearch(func(o *search.Options) { o.AnalyseMode = v })
 		}),
+		check("TableWinningChances", !d.PlainTableDraws, func(_ *session, v bool) {
+			setSearch(func(o *search.Options) { o.PlainTableDraws = !v })
+		}),
 		{name: "EGTBPath", kind: kindString, def: s.cfg.EGTBPath,
 			set: func(s *session, value string) error { return s.setTablesDir(value) }},
 		{name: "Book", kind: kindString, def: s.cfg.Book,

@@ -25,7 +25,8 @@ const DIAGONALS = [['a7', 'c5'], ['g7', 'e5'], ['g1', 'e3'], ['a1', 'c3']];
 
 // Engine options that are not rules (shown elsewhere or not at all).
 const ENGINE_OPTIONS = new Set(['hash', 'threads', 'clear hash', 'ponder', 'multipv', 'move overhead',
-  'movetime', 'movetimems', 'skilllevel', 'shuffling', 'algorithm', 'maxquiescencedepth', 'variant']);
+  'movetime', 'movetimems', 'skilllevel', 'shuffling', 'algorithm', 'maxquiescencedepth', 'variant',
+  'tablewinningchances']);
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const $ = (id) => document.getElementById(id);
