@@ -30,6 +30,7 @@ func (s *session) handleLine(l inputLine) (quit bool) {
 	var err error
 	switch cmd {
 	case "uci", "ugi":
+		s.ugi = cmd == "ugi"
 		for _, line := range s.uciLines(cmd + "ok") {
 			s.printf("%s", line)
 		}

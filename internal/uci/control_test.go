@@ -309,16 +309,21 @@ func TestPonderMove(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		ponder, pos, best, reply, want string
+		hello, ponder, pos, best, reply, want string
 	}{
-		{"true", "startpos", "d5", "e5", "bestmove d5 ponder e5"},
-		{"false", "startpos", "d5", "e5", "bestmove d5"},
-		{"true", "startpos", "d5", "d5", "bestmove d5"}, // illegal reply
-		{"true", "startpos moves a7 b4 d7 f4", "g7", "xb4", "bestmove g7"},
+		{"uci", "true", "startpos", "d5", "e5", "bestmove d5 ponder e5"},
+		{"uci", "false", "startpos", "d5", "e5", "bestmove d5"},
+		{"uci", "true", "startpos", "d5", "d5", "bestmove d5"}, // illegal reply
+		{"uci", "true", "startpos moves a7 b4 d7 f4", "g7", "xb4", "bestmove g7"},
+		// UGI has no ponder move: after ugi the move goes alone (cutegames
+		// waited forever on "bestmove d1 ponder c5").
+		{"ugi", "true", "startpos", "d5", "e5", "bestmove d5"},
 	}
 	for _, tc := range tests {
 		f := &fakeEngine{search: withPonder(tc.best, tc.reply)}
 		h := fakeHarness(t, f)
+		h.send(tc.hello)
+		h.until(tc.hello + "ok")
 		h.send("setoption name Ponder value "+tc.ponder, "position "+tc.pos, "go depth 3")
 		expectLines(t, h, tc.want)
 	}

@@ -467,7 +467,7 @@ func (s *session) emitBest(r *run, res *search.Result) {
 		best = r.searchMoves[0]
 	}
 	line := "bestmove " + best.String()
-	if s.ponder && res.PonderMove != position.NoMove && len(r.searchMoves) == 0 {
+	if s.ponder && !s.ugi && res.PonderMove != position.NoMove && len(r.searchMoves) == 0 {
 		after := r.game.Pos
 		after.Do(&r.game.Rules, best)
 		// Only an opponent's reply is worth pondering; after a mill the

@@ -208,11 +208,15 @@ type session struct {
 	out    *writer
 	engine Engine
 
-	options  []*option   // engine options in the order uci lists them
-	startR   rules.Rules // the rules of the start-up variant (option defaults)
-	sopts    search.Options
-	hashMB   int
-	ponder   bool
+	options []*option   // engine options in the order uci lists them
+	startR  rules.Rules // the rules of the start-up variant (option defaults)
+	sopts   search.Options
+	hashMB  int
+	ponder  bool
+	// ugi: the GUI opened the session with ugi, and the engine speaks UGI
+	// strictly: bestmove carries the move alone (UGI has no ponder move, and
+	// cutegames waits forever on a line with one).
+	ugi      bool
 	moveTime time.Duration // used by a go without any limit; 0: until stop
 
 	rules       rules.Rules
