@@ -130,6 +130,9 @@ type options struct {
 }
 
 func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
+	if len(argv) > 0 && argv[0] == "openings" {
+		return runOpenings(argv[1:], stdout, stderr)
+	}
 	fs := pflag.NewFlagSet("millmatch", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
@@ -506,4 +509,77 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+const openingsUsage = `Usage: millmatch openings [--openings FILE | --random-openings K --count N --seed S] [--fen] [--variant V]
+
+Prints openings one a line, as millmatch plays them: the lines of FILE, or N
+seeded random openings of K actions (the same as a match with that seed
+plays), as tokens ("d6 d2 f4"), or with --fen as the bare position string
+each leads to — what tournament managers that read FENs only (cutegames)
+take as openings.
+
+Flags:
+`
+
+// runOpenings implements 'millmatch openings'.
+func runOpenings(argv []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("millmatch openings", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	file := fs.String("openings", "", "file of openings, one a line (as millmatch --openings)")
+	k := fs.Int("random-openings", 0, "random openings of K actions")
+	n := fs.Int("count", 100, "how many random openings")
+	seed := fs.Uint64("seed", 1, "seed of the random openings")
+	fen := fs.Bool("fen", false, "print the position each opening leads to, as a bare FEN")
+	variant := fs.StringP("variant", "v", "nine-mens-morris", "rule preset: "+strings.Join(rules.PresetKeys(), ", "))
+	usageError := func(msg string) int {
+		fmt.Fprintf(stderr, "millmatch openings: %s (see millmatch openings --help)\n", msg)
+		return exitUsage
+	}
+	if err := fs.Parse(argv); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(stdout, openingsUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return exitOK
+		}
+		return usageError(err.Error())
+	}
+	if fs.NArg() > 0 {
+		return usageError(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	preset, ok := rules.PresetByName(*variant)
+	if !ok {
+		return usageError(fmt.Sprintf("unknown variant %q", *variant))
+	}
+	var ops []match.Opening
+	var err error
+	switch {
+	case (*file == "") == (*k <= 0):
+		return usageError("give --openings FILE or --random-openings K")
+	case *file != "":
+		ops, err = match.LoadOpenings(*file, preset.Rules)
+	case *n <= 0:
+		return usageError(fmt.Sprintf("--count %d: must be positive", *n))
+	default:
+		ops, err = match.RandomOpenings(preset.Rules, *n, *k, *seed)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "millmatch openings: %v\n", err)
+		return exitFailure
+	}
+	for _, o := range ops {
+		if !*fen {
+			fmt.Fprintln(stdout, o.String())
+			continue
+		}
+		g, err := o.Game(preset.Rules)
+		if err != nil {
+			fmt.Fprintf(stderr, "millmatch openings: %s: %v\n", o.Source, err)
+			return exitFailure
+		}
+		fmt.Fprintln(stdout, g.Pos.FEN())
+	}
+	return exitOK
 }

@@ -417,3 +417,28 @@ func TestResume(t *testing.T) {
 		t.Fatal("the refused resume changed the file")
 	}
 }
+
+// millmatch openings prints the random openings a match with the same seed
+// plays, as tokens or, with --fen, as the bare position each leads to.
+func TestOpeningsCommand(t *testing.T) {
+	code, out, errs := runArgs("openings", "--random-openings", "4", "--count", "3", "--seed", "7")
+	if code != 0 || out != "d1 b4 c3 f4\nd1 f4 a7 g1\nd1 d5 b4 a4\n" {
+		t.Fatalf("tokens: exit %d, %q, %q", code, out, errs)
+	}
+	code, out, errs = runArgs("openings", "--random-openings", "4", "--count", "3", "--seed", "7", "--fen")
+	want := "*****O**/**@***@*/****O*** w p p 2 7 2 7 0 0 0 0 0 0 0 0 3\n" +
+		"********/**@*****/***@O**O w p p 2 7 2 7 0 0 0 0 0 0 0 0 3\n" +
+		"@*******/******O*/****O*@* w p p 2 7 2 7 0 0 0 0 0 0 0 0 3\n"
+	if code != 0 || out != want {
+		t.Fatalf("fen: exit %d, %q, %q", code, out, errs)
+	}
+	ops, err := match.RandomOpenings(rules.Default(), 3, 4, 7)
+	if err != nil || len(ops) != 3 || strings.Join(ops[2].Moves, " ") != "d1 d5 b4 a4" {
+		t.Fatalf("the match's openings for seed 7: %v %v", ops, err)
+	}
+	for _, c := range [][]string{{"openings"}, {"openings", "--random-openings", "4", "--count", "0"}, {"openings", "--openings", "x", "--random-openings", "2"}, {"openings", "stray"}} {
+		if code, _, errs := runArgs(c...); code != 2 || !strings.HasPrefix(errs, "millmatch openings: ") {
+			t.Errorf("%v: exit %d, %q", c, code, errs)
+		}
+	}
+}
