@@ -141,7 +141,21 @@ type Info struct {
 	PV       []position.Move
 	Bound    tt.Bound // Exact, or Lower/Upper for a fail-high/low report
 	MateIn   int      // turns to mate (negative: mated), 0 if not a mate score
+	// Outcome is the proven value of the root for the side to move when
+	// the endgame tables (or a proof) know it, else OutcomeUnknown.
+	Outcome Outcome
 }
+
+// Outcome is a proven game value for the side to move.
+type Outcome int8
+
+// Outcomes.
+const (
+	OutcomeUnknown Outcome = iota
+	OutcomeWin
+	OutcomeDraw
+	OutcomeLoss
+)
 
 // ScoreString renders the score as UCI does: "cp 35" or "mate 3".
 func (i *Info) ScoreString() string {

@@ -324,7 +324,8 @@ func (e *Engine) tableAnswer(g *position.Game, lim Limits, report func(Info), t 
 		}
 		if report != nil {
 			report(Info{Depth: 1, SelDepth: len(pv), MultiPV: i + 1, Score: score, TBHits: uint64(len(acts)),
-				Time: e.clock.elapsed(), PV: pv, Bound: tt.BoundExact, MateIn: mate, HashFull: e.tt.HashFull()})
+				Time: e.clock.elapsed(), PV: pv, Bound: tt.BoundExact, MateIn: mate, HashFull: e.tt.HashFull(),
+				Outcome: outcomeOf(a.Entry.Value)})
 		}
 	}
 	if len(res.PV) > 1 {
@@ -332,6 +333,17 @@ func (e *Engine) tableAnswer(g *position.Game, lim Limits, report func(Info), t 
 	}
 	e.holdUntilReleased(&s.lim)
 	return res
+}
+
+// outcomeOf is the outcome of a table value.
+func outcomeOf(v egtb.Value) Outcome {
+	switch {
+	case v.IsWin():
+		return OutcomeWin
+	case v.IsLoss():
+		return OutcomeLoss
+	}
+	return OutcomeDraw
 }
 
 // newRun plans one search: its options, depth limit and time budget.

@@ -505,8 +505,8 @@ func (s *session) printInfo(r *run, in *search.Info) {
 	if s.sopts.MultiPV > 1 {
 		mpv = fmt.Sprintf(" multipv %d", k)
 	}
-	s.printf("info depth %d%s seldepth %d score %s nodes %d nps %d hashfull %d%s time %d pv %s",
-		in.Depth, mpv, in.SelDepth, in.ScoreString(), in.Nodes, in.NPS, in.HashFull, tbHits(in), in.Time.Milliseconds(), joinMoves(pv))
+	s.printf("info depth %d%s seldepth %d score %s%s nodes %d nps %d hashfull %d%s time %d pv %s",
+		in.Depth, mpv, in.SelDepth, in.ScoreString(), s.wdlString(in), in.Nodes, in.NPS, in.HashFull, tbHits(in), in.Time.Milliseconds(), joinMoves(pv))
 }
 
 // tbHits is the " tbhits N" of an info line, when the search probed the

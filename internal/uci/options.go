@@ -170,6 +170,7 @@ func (s *session) engineOptions() []*option {
 		check("UCI_AnalyseMode", d.AnalyseMode, func(_ *session, v bool) {
 			setSearch(func(o *search.Options) { o.AnalyseMode = v })
 		}),
+		check("UCI_ShowWDL", false, func(s *session, v bool) { s.showWDL = v }),
 		check("TableWinningChances", !d.PlainTableDraws, func(_ *session, v bool) {
 			setSearch(func(o *search.Options) { o.PlainTableDraws = !v })
 		}),

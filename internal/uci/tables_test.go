@@ -15,6 +15,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/search"
 )
 
 // smallTables returns the directory of the Nine Men's Morris tables up to 7
@@ -222,4 +223,35 @@ func boardFEN(white, black uint32) string {
 		}
 	}
 	return string(b[0:8]) + "/" + string(b[8:16]) + "/" + string(b[16:24])
+}
+
+// UCI_ShowWDL: info lines carry "wdl W D L", exact where the tables know the
+// value, from the score's model elsewhere.
+func TestShowWDL(t *testing.T) {
+	dir := smallTables(t)
+	h := startHarness(t, testConfig())
+	h.send("setoption name EGTBPath value "+dir, "setoption name UCI_ShowWDL value true")
+	h.send("position fen ***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1", "go depth 3")
+	lines := h.until("bestmove")
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, " score mate 1 wdl 1000 0 0 nodes ") }) {
+		t.Fatalf("table win: %q", lines)
+	}
+	h.send("position fen **O@***O/*O******/*@@***** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1 moves f6-f4 e3-d5 f4-f6 d5-e3 f6-f4 e3-d5 f4-f6 d5-e3", "go depth 3")
+	lines = h.until("bestmove")
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, " score cp 0 wdl 0 1000 0 nodes ") }) {
+		t.Fatalf("table draw: %q", lines)
+	}
+	h.send("position startpos", "go depth 2")
+	lines = h.until("bestmove")
+	if !slices.ContainsFunc(lines, func(l string) bool {
+		return regexp.MustCompile(` score cp -?\d+ wdl \d+ \d+ \d+ nodes `).MatchString(l)
+	}) {
+		t.Fatalf("start: %q", lines)
+	}
+	for _, c := range []struct{ score, w, d, l int }{{0, 34, 932, 34}, {100, 159, 834, 7}, {-100, 7, 834, 159}, {200, 500, 499, 1}} {
+		in := search.Info{Score: c.score}
+		if w, d, l := wdlOf(&in); w != c.w || d != c.d || l != c.l {
+			t.Errorf("score %d: %d %d %d, want %d %d %d", c.score, w, d, l, c.w, c.d, c.l)
+		}
+	}
 }

@@ -217,6 +217,7 @@ type session struct {
 	// strictly: bestmove carries the move alone (UGI has no ponder move, and
 	// cutegames waits forever on a line with one).
 	ugi      bool
+	showWDL  bool          // UCI_ShowWDL: info lines carry "wdl W D L"
 	moveTime time.Duration // used by a go without any limit; 0: until stop
 
 	rules       rules.Rules

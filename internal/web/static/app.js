@@ -26,7 +26,7 @@ const DIAGONALS = [['a7', 'c5'], ['g7', 'e5'], ['g1', 'e3'], ['a1', 'c3']];
 // Engine options that are not rules (shown elsewhere or not at all).
 const ENGINE_OPTIONS = new Set(['hash', 'threads', 'clear hash', 'ponder', 'multipv', 'move overhead',
   'movetime', 'movetimems', 'skilllevel', 'shuffling', 'algorithm', 'maxquiescencedepth', 'variant',
-  'tablewinningchances']);
+  'tablewinningchances', 'uci_showwdl']);
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const $ = (id) => document.getElementById(id);
