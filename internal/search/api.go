@@ -144,6 +144,9 @@ type Info struct {
 	// Outcome is the proven value of the root for the side to move when
 	// the endgame tables (or a proof) know it, else OutcomeUnknown.
 	Outcome Outcome
+	// Note, when not empty, is a line for the GUI ("info string …") and the
+	// other fields are empty: what a proof at the root found.
+	Note string
 }
 
 // Outcome is a proven game value for the side to move.

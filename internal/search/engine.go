@@ -13,6 +13,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/movepick"
 	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/solve"
 	"github.com/millengine/millengine/internal/tt"
 )
 
@@ -31,6 +32,7 @@ type Engine struct {
 	rng        *rand.Rand
 	evalParams *eval.Params // the evaluation weights; tools may set others
 	tables     *egtb.Tables // endgame tables, read-only and shared by the workers; nil for none
+	prover     *solve.Solver // proves late placing roots (proof.go); made when first needed
 
 	stop     atomic.Bool // ends the running search (user stop, time or nodes)
 	userStop atomic.Bool // Stop was called
@@ -59,6 +61,7 @@ type searchRun struct {
 	workers    []*worker    // the workers of this search, the main one first
 	yield      bool         // the workers take every CPU: they yield at every poll
 	tables     *egtb.Tables // the engine's tables if they cover the rules, else nil
+	proof      *proofResult // the root's proven value, when a proof decided the moves
 	depth      int          // the main worker's current iteration
 	lastReport time.Time    // when the last progress report was sent
 	draw       [2]int       // the score of a draw for each colour to move (Contempt)
@@ -129,6 +132,7 @@ func (e *Engine) SetTables(t *egtb.Tables) {
 	e.running.Lock()
 	defer e.running.Unlock()
 	e.tables = t
+	e.prover = nil
 }
 
 // SetHash resizes the transposition table to mb megabytes (cleared); call it
@@ -244,10 +248,20 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 			}
 		}
 	}
+	var proof *proofResult
+	if tables != nil && !plainDraws {
+		if pr := e.proveRoot(g, lim, moves); pr != nil {
+			proof, moves = pr, pr.kept
+			if report != nil {
+				report(Info{Note: pr.note})
+			}
+		}
+	}
 	s := e.newRun(g, lim, report, len(moves))
 	if !plainDraws {
 		s.tables = tables
 	}
+	s.proof = proof
 	e.startWorkers(s, g, e.orderRootMoves(s, g, moves))
 
 	var wg sync.WaitGroup
@@ -454,6 +468,10 @@ func (e *Engine) result(s *searchRun, main *worker) Result {
 	res.Nodes = s.nodes()
 	res.TBHits = s.tbHits()
 	res.MateIn = mateIn(main, res.Score, res.PV)
+	if s.proof != nil {
+		res.Score = provenScore(s.proof, res.Score)
+		res.MateIn = mateIn(main, res.Score, res.PV)
+	}
 	if len(res.PV) > 1 && res.PV[0] == res.BestMove {
 		res.PonderMove = res.PV[1]
 	}

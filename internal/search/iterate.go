@@ -94,10 +94,14 @@ func (s *searchRun) iterationDone(w *worker, d int) {
 			pv = w.linePV(i, d)
 		}
 		sc := w.rootMoves[i].score
+		outcome := OutcomeUnknown
+		if s.proof != nil && i == 0 {
+			sc, outcome = provenScore(s.proof, sc), s.proof.outcome
+		}
 		mate := mateIn(w, sc, pv)
 		s.report(Info{Depth: d, SelDepth: max(w.selDepth, d), MultiPV: i + 1, Score: sc, Nodes: n,
 			NPS: nps(n, el), HashFull: hf, TBHits: tb, Time: el, PV: pv, Bound: tt.BoundExact,
-			MateIn: mate})
+			MateIn: mate, Outcome: outcome})
 	}
 	s.lastReport = time.Now()
 }

@@ -98,6 +98,7 @@ type Solver struct {
 	saveEv time.Duration
 	ctx    context.Context
 	stop   atomic.Bool
+	extern *atomic.Bool // Options.Stop
 
 	stats     Stats
 	start     time.Time
@@ -113,6 +114,7 @@ type Options struct {
 	Progress Progress      // called every ProgressEvery, if set
 	Every    time.Duration // progress interval (default 10 s)
 	SaveEach time.Duration // how often the table is written to File (default 10 min)
+	Stop     *atomic.Bool  // when set, stops a proof like a cancelled context
 }
 
 // New returns a solver for the rules r with the tables t (which must cover
@@ -125,7 +127,7 @@ func New(r rules.Rules, t *egtb.Tables, o Options) (*Solver, error) {
 	if !t.Covers(&r) {
 		return nil, errors.New("solve: the endgame tables do not cover these rules")
 	}
-	s := &Solver{r: r, tables: t, prog: o.Progress, every: o.Every, saveEv: o.SaveEach}
+	s := &Solver{r: r, tables: t, prog: o.Progress, every: o.Every, saveEv: o.SaveEach, extern: o.Stop}
 	if s.every <= 0 {
 		s.every = 10 * time.Second
 	}
@@ -221,6 +223,9 @@ func (s *Solver) end() error {
 	return err
 }
 
+// Rules returns the rules the solver proves under.
+func (s *Solver) Rules() *rules.Rules { return &s.r }
+
 // Stats returns the counters of the last proof.
 func (s *Solver) Stats() Stats {
 	st := s.stats
@@ -242,8 +247,8 @@ func (s *Solver) tick() {
 		s.checkTime--
 		return
 	}
-	s.checkTime = 4096
-	if s.ctx.Err() != nil {
+	s.checkTime = 1024
+	if s.ctx.Err() != nil || s.extern != nil && s.extern.Load() {
 		s.stop.Store(true)
 	}
 	now := time.Now()
@@ -314,7 +319,11 @@ func (s *Solver) search(p *position.Position, alpha, beta Value) Value {
 	v := Loss - 1
 	var bestMove position.Move
 	moves := ml.Slice()
-	s.order(p, moves, best)
+	if remaining(p) > 1 {
+		// The last placement's children are table leaves: probing them is
+		// cheaper than ordering them.
+		s.order(p, moves, best)
+	}
 	for _, m := range moves {
 		c := *p
 		c.Do(&s.r, m)

@@ -485,6 +485,10 @@ func (s *session) emitBest(r *run, res *search.Result) {
 // from the root, the periodic shape (no score, no pv) otherwise. Lines beyond
 // the MultiPV option (a weakened search may look at more) are not shown.
 func (s *session) printInfo(r *run, in *search.Info) {
+	if in.Note != "" {
+		s.printf("info string %s", in.Note)
+		return
+	}
 	k := max(in.MultiPV, 1)
 	if k > s.sopts.MultiPV {
 		return

@@ -255,3 +255,33 @@ func TestShowWDL(t *testing.T) {
 		}
 	}
 }
+
+// Late in the placing phase the engine proves the root down to the tables
+// before it searches: it says so, keeps only the actions that keep the
+// proven value, and reports that value (a draw scores 0, exactly).
+func TestProofAtTheRoot(t *testing.T) {
+	dir := smallTables(t)
+	h := startHarness(t, testConfig())
+	h.send("setoption name EGTBPath value "+dir, "setoption name UCI_ShowWDL value true")
+	h.send("position fen *O*****@/********/***O**** w p p 2 2 1 2 0 0 0 0 0 0 0 0 9", "go movetime 500")
+	lines := h.until("bestmove")
+	if !slices.ContainsFunc(lines, func(l string) bool {
+		return regexp.MustCompile(`^info string proof draw in 4 placements \(\d+ nodes, \d+ ms\): keep it( \w\d){21}$`).MatchString(l)
+	}) {
+		t.Fatalf("no proof line: %q", lines)
+	}
+	last := ""
+	for _, l := range lines {
+		if strings.Contains(l, " score ") {
+			last = l
+		}
+	}
+	if !strings.Contains(last, " score cp 0 wdl 0 1000 0 ") {
+		t.Fatalf("last score line %q", last)
+	}
+	// A fixed-depth search does not prove (bench and tools stay reproducible).
+	h.send("go depth 2")
+	if lines := h.until("bestmove"); slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info string proof") }) {
+		t.Fatalf("a depth search proved: %q", lines)
+	}
+}

@@ -1,0 +1,121 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/solve"
+)
+
+// Proofs at the root. Late in the placing phase the rest of the game's tree
+// down to the endgame tables is small enough to prove: before it searches,
+// the engine proves the root's value and every action's (internal/solve),
+// within part of its time, and then searches only the actions that keep the
+// value; its score is the proven value (a draw scores 0). A proof that does
+// not finish in time changes nothing.
+
+// ProofPlacements is the most placements left (both hands) at which the
+// engine tries to prove a placing root.
+const ProofPlacements = 6
+
+// proofTableMB is the size of the prover's own transposition table, kept
+// from one move to the next (the proofs of a game's moves share subtrees).
+const proofTableMB = 64
+
+// proofResult is what a finished proof of the root decided.
+type proofResult struct {
+	value   solve.Value
+	kept    []position.Move // the actions that keep the value (among the searchable ones)
+	note    string          // for an info string
+	outcome Outcome
+}
+
+// proveRoot proves the root when it is a placing position close enough to
+// the tables, within a share of the search's time; it returns nil when it
+// does not try or does not finish. Fixed-depth and fixed-node searches
+// (bench, tools) do not prove, so that they stay reproducible.
+func (e *Engine) proveRoot(g *position.Game, lim Limits, moves []position.Move) *proofResult {
+	p := &g.Pos
+	left := p.InHand(position.White) + p.InHand(position.Black)
+	if left == 0 || left > ProofPlacements || lim.Depth > 0 || lim.Nodes > 0 || lim.Mate > 0 {
+		return nil
+	}
+	if solve.Supported(&g.Rules) != nil {
+		return nil
+	}
+	budget := proofBudget(&lim, p.SideToMove(), e.Options().MoveOverhead)
+	if budget <= 0 {
+		return nil
+	}
+	if e.prover == nil || *e.prover.Rules() != g.Rules {
+		pr, err := solve.New(g.Rules, e.tables, solve.Options{TableMB: proofTableMB, Stop: &e.stop})
+		if err != nil {
+			return nil
+		}
+		e.prover = pr
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	start := time.Now()
+	v, acts, err := e.prover.Actions(ctx, p)
+	if err != nil {
+		return nil
+	}
+	var kept []position.Move
+	var names []string
+	for _, a := range acts {
+		if a.Value == v && containsMove(moves, a.Move) {
+			kept = append(kept, a.Move)
+			names = append(names, a.Move.String())
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	st := e.prover.Stats()
+	out := &proofResult{value: v, kept: kept, outcome: map[solve.Value]Outcome{solve.Win: OutcomeWin, solve.Draw: OutcomeDraw, solve.Loss: OutcomeLoss}[v]}
+	out.note = fmt.Sprintf("proof %s in %d placements (%d nodes, %d ms): keep it %s", v, left, st.Nodes,
+		time.Since(start).Milliseconds(), strings.Join(names, " "))
+	return out
+}
+
+// proofBudget is the time a proof may take: a third of the move's time, or
+// of the clock's share for the move; 2 s in infinite analysis.
+func proofBudget(l *Limits, side position.Color, overhead time.Duration) time.Duration {
+	if l.Infinite || l.Ponder {
+		return 2 * time.Second
+	}
+	soft, _ := timeBudget(l, side, overhead)
+	return soft / 3
+}
+
+func containsMove(ms []position.Move, m position.Move) bool {
+	for _, x := range ms {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// provenScore is the score a search reports at a proven root: 0 for a draw,
+// the search's own score when it already says the proven result, else a
+// table win or loss (the proof knows the result, not its distance).
+func provenScore(pr *proofResult, score int) int {
+	switch pr.value {
+	case solve.Draw:
+		return ValueDraw
+	case solve.Win:
+		if score > ValueTBBand {
+			return score
+		}
+		return ValueTBWin - 1
+	}
+	if score < -ValueTBBand {
+		return score
+	}
+	return -ValueTBWin + 1
+}
