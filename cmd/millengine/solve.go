@@ -29,12 +29,16 @@ func runSolve(e *env, args []string) int {
 	fen := fs.String("fen", "", "the position (default: the start position)")
 	moves := fs.String("moves", "", "tokens to play first, such as \"a7 b4 d7\"")
 	ttMB := fs.Int("tt-mb", 2048, "the proof's transposition table in MB")
+	threads := fs.IntP("threads", "t", 2, "goroutines (the root's actions are shared out among them)")
 	ttFile := fs.String("tt-file", "", "keep the proof's table in this file between runs")
 	every := fs.Duration("save-every", 10*time.Minute, "how often the table is written to --tt-file")
 	if code, ok := e.parse(fs, args, false); !ok {
 		return code
 	}
 	if err := checkRange("--tt-mb", *ttMB, 1, 1<<20); err != nil {
+		return e.usageError("solve", err.Error())
+	}
+	if err := checkRange("--threads", *threads, 1, 256); err != nil {
 		return e.usageError("solve", err.Error())
 	}
 	preset, ok := rules.PresetByName(*variant)
@@ -69,7 +73,7 @@ func runSolve(e *env, args []string) int {
 	}
 	defer tb.Close()
 	bar := newProgressBar(e.stderr, "solve ", "", 1)
-	s, err := solve.New(r, tb, solve.Options{TableMB: *ttMB, File: *ttFile, SaveEach: *every,
+	s, err := solve.New(r, tb, solve.Options{TableMB: *ttMB, File: *ttFile, SaveEach: *every, Threads: *threads,
 		Progress: func(st solve.Stats, what string) {
 			if what != "" {
 				bar.clear()

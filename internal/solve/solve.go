@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -87,31 +88,41 @@ type Stats struct {
 type Progress func(s Stats, what string)
 
 // Solver proves placing-phase positions under one rule set with one set of
-// endgame tables. It is not safe for concurrent use.
+// endgame tables. One proof runs at a time; Actions spreads the root's
+// actions over Options.Threads goroutines that share the table.
 type Solver struct {
-	r      rules.Rules
-	tables *egtb.Tables
-	tt     *table
-	prog   Progress
-	every  time.Duration // how often prog is called
-	save   func() error  // writes the table, if a file was given
-	saveEv time.Duration
-	ctx    context.Context
-	stop   atomic.Bool
-	extern *atomic.Bool // Options.Stop
+	r       rules.Rules
+	tables  *egtb.Tables
+	tt      *table
+	threads int
+	prog    Progress
+	every   time.Duration // how often prog is called
+	save    func() error  // writes the table, if a file was given
+	saveEv  time.Duration
+	extern  *atomic.Bool // Options.Stop
 
-	stats     Stats
-	start     time.Time
-	lastProg  time.Time
-	lastSave  time.Time
-	checkTime uint64 // nodes until the next look at the clock
+	ctx                 context.Context
+	stop                atomic.Bool
+	nodes, leaves, hits atomic.Uint64
+	start               time.Time
+	mu                  sync.Mutex // progress lines and saves, one at a time
+	lastProg, lastSave  time.Time
+}
+
+// worker is one goroutine's share of a proof: its counters since it last
+// added them to the solver's.
+type worker struct {
+	s                   *Solver
+	nodes, leaves, hits uint64
+	checkTime           int
 }
 
 // Options configure a Solver.
 type Options struct {
-	TableMB  int           // the transposition table's size (rounded down to a power of two entries)
+	TableMB  int           // the transposition table's size (rounded down to a power of two buckets)
 	File     string        // where the table is kept between runs ("": nowhere)
-	Progress Progress      // called every ProgressEvery, if set
+	Threads  int           // goroutines for Actions (default 1)
+	Progress Progress      // called every Every, if set
 	Every    time.Duration // progress interval (default 10 s)
 	SaveEach time.Duration // how often the table is written to File (default 10 min)
 	Stop     *atomic.Bool  // when set, stops a proof like a cancelled context
@@ -127,7 +138,7 @@ func New(r rules.Rules, t *egtb.Tables, o Options) (*Solver, error) {
 	if !t.Covers(&r) {
 		return nil, errors.New("solve: the endgame tables do not cover these rules")
 	}
-	s := &Solver{r: r, tables: t, prog: o.Progress, every: o.Every, saveEv: o.SaveEach, extern: o.Stop}
+	s := &Solver{r: r, tables: t, prog: o.Progress, every: o.Every, saveEv: o.SaveEach, extern: o.Stop, threads: max(o.Threads, 1)}
 	if s.every <= 0 {
 		s.every = 10 * time.Second
 	}
@@ -166,38 +177,65 @@ var ErrStopped = errors.New("solve: interrupted")
 // Value proves the value of p for its side to move.
 func (s *Solver) Value(ctx context.Context, p *position.Position) (Value, error) {
 	s.begin(ctx)
-	v := s.search(p, Loss, Win)
+	w := &worker{s: s}
+	v := w.search(p, Loss, Win)
+	w.flush()
 	return v, s.end()
 }
 
 // Actions proves the value of every legal action of p, best first (ties in
 // the order of the engine's evaluation), and p's value (the best action's).
+// The actions are shared out among the solver's threads.
 func (s *Solver) Actions(ctx context.Context, p *position.Position) (Value, []ActionValue, error) {
 	s.begin(ctx)
 	var ml movegen.MoveList
 	movegen.Generate(&s.r, p, &ml)
 	moves := ml.Slice()
-	s.order(p, moves, position.NoMove)
+	(&worker{s: s}).order(p, moves, position.NoMove)
+	vals := make([]Value, len(moves))
+	done := make([]bool, len(moves))
+	var next atomic.Int64
+	var finished atomic.Int64
+	var wg sync.WaitGroup
+	for range min(s.threads, len(moves)) {
+		wg.Go(func() {
+			w := &worker{s: s}
+			defer w.flush()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(moves) || s.stop.Load() {
+					return
+				}
+				c := *p
+				c.Do(&s.r, moves[i])
+				v := w.search(&c, Loss, Win)
+				if c.SideToMove() != p.SideToMove() {
+					v = -v
+				}
+				if s.stop.Load() {
+					return
+				}
+				vals[i], done[i] = v, true
+				w.flush()
+				s.report(fmt.Sprintf("action %d/%d %s: %s", finished.Add(1), len(moves), moves[i], v))
+			}
+		})
+	}
+	wg.Wait()
 	out := make([]ActionValue, 0, len(moves))
 	for i, m := range moves {
-		c := *p
-		c.Do(&s.r, m)
-		v := s.search(&c, Loss, Win)
-		if c.SideToMove() != p.SideToMove() {
-			v = -v
+		if done[i] {
+			out = append(out, ActionValue{m, vals[i]})
 		}
-		if s.stop.Load() {
-			break
-		}
-		out = append(out, ActionValue{m, v})
-		s.report(fmt.Sprintf("action %d/%d %s: %s", i+1, len(moves), m, v))
 	}
 	if err := s.end(); err != nil {
 		return Draw, out, err
 	}
 	slices.SortStableFunc(out, func(a, b ActionValue) int { return int(b.Value) - int(a.Value) })
 	if len(out) == 0 {
-		v := s.search(p, Loss, Win)
+		w := &worker{s: s}
+		v := w.search(p, Loss, Win)
+		w.flush()
 		return v, nil, nil
 	}
 	return out[0].Value, out, nil
@@ -206,7 +244,9 @@ func (s *Solver) Actions(ctx context.Context, p *position.Position) (Value, []Ac
 func (s *Solver) begin(ctx context.Context) {
 	s.ctx = ctx
 	s.stop.Store(false)
-	s.stats = Stats{}
+	s.nodes.Store(0)
+	s.leaves.Store(0)
+	s.hits.Store(0)
 	s.start = time.Now()
 	s.lastProg, s.lastSave = s.start, s.start
 }
@@ -226,52 +266,71 @@ func (s *Solver) end() error {
 // Rules returns the rules the solver proves under.
 func (s *Solver) Rules() *rules.Rules { return &s.r }
 
-// Stats returns the counters of the last proof.
+// Stats returns the counters of the last proof (as the threads last added
+// them).
 func (s *Solver) Stats() Stats {
-	st := s.stats
-	st.Elapsed = time.Since(s.start)
-	st.TTFilled = s.tt.filled
-	return st
+	return Stats{Nodes: s.nodes.Load(), Leaves: s.leaves.Load(), TTHits: s.hits.Load(),
+		Elapsed: time.Since(s.start), TTFilled: s.tt.filled.Load()}
 }
 
 func (s *Solver) report(what string) {
 	if s.prog != nil {
+		s.mu.Lock()
 		s.prog(s.Stats(), what)
+		s.mu.Unlock()
 	}
 }
 
-// tick looks at the clock every few thousand nodes: progress, periodic saves
-// and the interrupt.
-func (s *Solver) tick() {
-	if s.checkTime > 0 {
-		s.checkTime--
+// flush adds the worker's counters to the solver's.
+func (w *worker) flush() {
+	w.s.nodes.Add(w.nodes)
+	w.s.leaves.Add(w.leaves)
+	w.s.hits.Add(w.hits)
+	w.nodes, w.leaves, w.hits = 0, 0, 0
+}
+
+// tick looks at the clock every thousand nodes: the interrupt, progress and
+// periodic saves (by whichever thread gets there).
+func (w *worker) tick() {
+	if w.checkTime > 0 {
+		w.checkTime--
 		return
 	}
-	s.checkTime = 1024
+	w.checkTime = 1024
+	w.flush()
+	s := w.s
 	if s.ctx.Err() != nil || s.extern != nil && s.extern.Load() {
 		s.stop.Store(true)
 	}
+	if !s.mu.TryLock() {
+		return
+	}
 	now := time.Now()
-	if now.Sub(s.lastProg) >= s.every {
+	prog := s.prog != nil && now.Sub(s.lastProg) >= s.every
+	if prog {
 		s.lastProg = now
-		s.report("")
+		s.prog(s.Stats(), "")
 	}
 	if s.save != nil && now.Sub(s.lastSave) >= s.saveEv {
 		s.lastSave = now
+		msg := "table saved"
 		if err := s.save(); err != nil {
-			s.report("saving the table: " + err.Error())
-		} else {
-			s.report("table saved")
+			msg = "saving the table: " + err.Error()
+		}
+		if s.prog != nil {
+			s.prog(s.Stats(), msg)
 		}
 	}
+	s.mu.Unlock()
 }
 
 // search returns the value of p for its side to move, within (alpha, beta)
 // fail-soft: a value ≤ alpha is an upper bound, ≥ beta a lower bound. An
 // interrupted search returns Draw and its caller's result is not used.
-func (s *Solver) search(p *position.Position, alpha, beta Value) Value {
-	s.stats.Nodes++
-	s.tick()
+func (w *worker) search(p *position.Position, alpha, beta Value) Value {
+	s := w.s
+	w.nodes++
+	w.tick()
 	if s.stop.Load() {
 		return Draw
 	}
@@ -289,7 +348,7 @@ func (s *Solver) search(p *position.Position, alpha, beta Value) Value {
 		if !ok {
 			panic(fmt.Sprintf("solve: the tables do not know %s: %s", p.FEN(), s.tables.Why(&s.r, p)))
 		}
-		s.stats.Leaves++
+		w.leaves++
 		switch {
 		case e.Value.IsWin():
 			return Win
@@ -301,7 +360,7 @@ func (s *Solver) search(p *position.Position, alpha, beta Value) Value {
 	k, sym := keyOf(p)
 	lo, hi, best := s.tt.get(k)
 	if lo != Loss || hi != Win {
-		s.stats.TTHits++
+		w.hits++
 		if lo >= beta || lo == hi {
 			return lo
 		}
@@ -322,16 +381,16 @@ func (s *Solver) search(p *position.Position, alpha, beta Value) Value {
 	if remaining(p) > 1 {
 		// The last placement's children are table leaves: probing them is
 		// cheaper than ordering them.
-		s.order(p, moves, best)
+		w.order(p, moves, best)
 	}
 	for _, m := range moves {
 		c := *p
 		c.Do(&s.r, m)
 		var cv Value
 		if c.SideToMove() == p.SideToMove() {
-			cv = s.search(&c, alpha, beta)
+			cv = w.search(&c, alpha, beta)
 		} else {
-			cv = -s.search(&c, -beta, -alpha)
+			cv = -w.search(&c, -beta, -alpha)
 		}
 		if s.stop.Load() {
 			return Draw
@@ -367,13 +426,14 @@ func remaining(p *position.Position) int { return p.InHand(position.White) + p.I
 // order sorts moves in the order to search them: first the move the table
 // remembers, then a move that wins at once, then by the engine's static
 // evaluation of the position each leads to, best for the mover first.
-func (s *Solver) order(p *position.Position, moves []position.Move, first position.Move) {
+func (w *worker) order(p *position.Position, moves []position.Move, first position.Move) {
 	var score [movegen.MaxMoves]int
 	us := p.SideToMove()
+	r := &w.s.r
 	for i, m := range moves {
 		c := *p
-		c.Do(&s.r, m)
-		v := eval.Evaluate(&s.r, &c)
+		c.Do(r, m)
+		v := eval.Evaluate(r, &c)
 		if c.SideToMove() != us {
 			v = -v
 		}

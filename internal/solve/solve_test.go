@@ -92,7 +92,7 @@ func TestSolveMatchesMinimax(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tb.Close()
-	s, err := New(r, tb, Options{TableMB: 8})
+	s, err := New(r, tb, Options{TableMB: 8, Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

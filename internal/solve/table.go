@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/millengine/millengine/internal/memory"
@@ -21,11 +22,13 @@ import (
 // key itself (so a position is never answered for another), the proven
 // bounds, the best move in the key's orientation and how many placements its
 // subtree had left; replacement keeps the entries with the most placements
-// left (the largest subtrees).
+// left (the largest subtrees). Threads share it without locks: an entry's
+// first word is its key XOR its data, so an entry torn by two writers at
+// once does not check out and is taken as empty.
 type table struct {
 	b      []bucket
 	mask   uint64
-	filled uint64
+	filled atomic.Uint64
 	free   func()
 }
 
@@ -33,11 +36,11 @@ const bucketEntries = 4
 
 type bucket [bucketEntries]entry
 
-// entry: key 0 is empty (no position has both sets empty while placing and
-// no piece in hand... a key always has a hand or a piece).
+// entry: check = key ^ data; data = lo+1 (2 bits) | hi+1 (2 bits) << 2 |
+// remaining (6 bits) << 4 | move (16 bits) << 16. Both words zero is empty
+// (a key always has a piece on the board or in hand, so it is never 0).
 type entry struct {
-	key  uint64
-	data uint64 // lo+1 (2 bits) | hi+1 (2 bits) << 2 | remaining (6 bits) << 4 | move (16 bits) << 16
+	check, data uint64
 }
 
 func newTable(bytes uint64) *table {
@@ -62,13 +65,27 @@ func hash(k uint64) uint64 {
 	return k
 }
 
+// load returns entry i's key and data (key 0 when empty).
+func (e *entry) load() (key, data uint64) {
+	d := atomic.LoadUint64(&e.data)
+	c := atomic.LoadUint64(&e.check)
+	if d == 0 && c == 0 {
+		return 0, 0
+	}
+	return c ^ d, d
+}
+
+func (e *entry) store(key, data uint64) {
+	atomic.StoreUint64(&e.data, data)
+	atomic.StoreUint64(&e.check, key^data)
+}
+
 // get returns the bounds and best move stored for k (Loss, Win and NoMove
 // when none).
 func (t *table) get(k uint64) (lo, hi Value, best position.Move) {
 	bk := &t.b[hash(k)&t.mask]
 	for i := range bk {
-		if bk[i].key == k {
-			d := bk[i].data
+		if key, d := bk[i].load(); key == k {
 			return Value(d&3) - 1, Value(d>>2&3) - 1, position.Move(d >> 16)
 		}
 	}
@@ -80,27 +97,28 @@ func (t *table) get(k uint64) (lo, hi Value, best position.Move) {
 func (t *table) put(k uint64, lo, hi Value, best position.Move, rem int) {
 	bk := &t.b[hash(k)&t.mask]
 	d := uint64(lo+1) | uint64(hi+1)<<2 | uint64(rem&63)<<4 | uint64(best)<<16
-	victim := -1
+	victim, vrem, empty := -1, 0, false
 	for i := range bk {
+		key, data := bk[i].load()
 		switch {
-		case bk[i].key == k:
-			bk[i].data = d
+		case key == k:
+			bk[i].store(k, d)
 			return
-		case bk[i].key == 0:
-			if victim < 0 || bk[victim].key != 0 {
-				victim = i
+		case key == 0:
+			if !empty {
+				victim, empty = i, true
 			}
-		case victim < 0 || bk[victim].key != 0 && bk[i].data>>4&63 < bk[victim].data>>4&63:
-			victim = i
+		case !empty && (victim < 0 || int(data>>4&63) < vrem):
+			victim, vrem = i, int(data>>4&63)
 		}
 	}
-	if bk[victim].key != 0 && int(bk[victim].data>>4&63) > rem {
+	if !empty && vrem > rem {
 		return
 	}
-	if bk[victim].key == 0 {
-		t.filled++
+	if empty {
+		t.filled.Add(1)
 	}
-	bk[victim] = entry{k, d}
+	bk[victim].store(k, d)
 }
 
 // The table's file: a header (magic, the rules' tag, the bucket count, the
@@ -116,28 +134,34 @@ func (t *table) bytes() []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&t.b[0])), len(t.b)*int(unsafe.Sizeof(bucket{})))
 }
 
-// store writes the table to path atomically.
+// store writes the table to path atomically. Other threads may be writing
+// entries meanwhile: the buckets go out through a buffer, and the checksum
+// is of what was written (an entry torn by the copy does not check out and
+// reads back as empty).
 func (t *table) store(path, tag string) error {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
 	data := t.bytes()
 	hdr := make([]byte, 0, 64+len(tag))
 	hdr = append(hdr, tableMagic...)
 	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(tag)))
 	hdr = append(hdr, tag...)
 	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(t.b)))
-	hdr = binary.LittleEndian.AppendUint64(hdr, t.filled)
-	hdr = binary.LittleEndian.AppendUint32(hdr, crc32.Checksum(data, castagnoli))
-	_, err = w.Write(hdr)
-	if err == nil {
-		_, err = w.Write(data)
+	hdr = binary.LittleEndian.AppendUint64(hdr, t.filled.Load())
+	// The checksum follows the data, as it is known only once written.
+	_, err = f.Write(hdr)
+	buf := make([]byte, 1<<20)
+	var sum uint32
+	for off := 0; err == nil && off < len(data); off += len(buf) {
+		n := copy(buf, data[off:])
+		sum = crc32.Update(sum, castagnoli, buf[:n])
+		_, err = f.Write(buf[:n])
 	}
 	if err == nil {
-		err = w.Flush()
+		_, err = f.Write(binary.LittleEndian.AppendUint32(nil, sum))
 	}
 	if err == nil {
 		err = f.Sync()
@@ -180,7 +204,7 @@ func (t *table) load(path, tag string) error {
 	if n > 4096 {
 		return bad("damaged header")
 	}
-	got := make([]byte, n+20)
+	got := make([]byte, n+16)
 	if _, err := io.ReadFull(r, got); err != nil {
 		return bad("truncated header")
 	}
@@ -191,16 +215,24 @@ func (t *table) load(path, tag string) error {
 		return bad(fmt.Sprintf("%d buckets, this table has %d: give the same --tt-mb", b, len(t.b)))
 	}
 	filled := binary.LittleEndian.Uint64(got[n+8:])
-	sum := binary.LittleEndian.Uint32(got[n+16:])
 	data := t.bytes()
+	tail := make([]byte, 4)
 	if _, err := io.ReadFull(r, data); err != nil {
 		clear(data)
 		return bad("truncated")
 	}
-	if crc32.Checksum(data, castagnoli) != sum {
+	if _, err := io.ReadFull(r, tail); err != nil {
+		clear(data)
+		return bad("truncated")
+	}
+	if crc32.Checksum(data, castagnoli) != binary.LittleEndian.Uint32(tail) {
 		clear(data)
 		return bad("checksum mismatch")
 	}
-	t.filled = filled
+	if _, err := r.ReadByte(); err != io.EOF {
+		clear(data)
+		return bad("too long")
+	}
+	t.filled.Store(filled)
 	return nil
 }
