@@ -79,7 +79,10 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
 	}
-	t := &Tables{dir: o.Dir, params: o.Params, game: newGame(o.Params), checkAll: true}
+	// The tables found are opened by their headers; the data of those a job
+	// reads is checked before the job (Build must not read 9 GB to go on
+	// with the last pair, nor every job of a cluster read them all).
+	t := &Tables{dir: o.Dir, params: o.Params, game: newGame(o.Params)}
 	ok := false
 	defer func() {
 		if !ok {
@@ -122,16 +125,30 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 		}
 		plan = only
 	}
-	for _, j := range plan {
-		for _, metric := range j.Metrics {
-			if len(o.Only) > 0 {
-				if err := t.checkNeeds(j, metric); err != nil {
+	// A need found damaged is removed and the plan run again from its start,
+	// so that its job comes first (a few times at most).
+	for attempt := 0; ; attempt++ {
+		var damaged *FileError
+	jobs:
+		for _, j := range plan {
+			for _, metric := range j.Metrics {
+				if len(o.Only) > 0 {
+					if err := t.checkNeeds(j, metric); err != nil {
+						return nil, err
+					}
+				}
+				err := t.buildPair(ctx, o, j, metric, report)
+				if errors.As(err, &damaged) && attempt < 3 && len(o.Only) == 0 {
+					warn(damaged.Error() + "; removed, solving it again")
+					break jobs
+				}
+				if err != nil {
 					return nil, err
 				}
 			}
-			if err := t.buildPair(ctx, o, j.Sectors, metric, report); err != nil {
-				return nil, err
-			}
+		}
+		if damaged == nil {
+			break
 		}
 	}
 	ok = true
@@ -160,7 +177,8 @@ func (t *Tables) checkNeeds(j Job, metric Metric) error {
 
 // buildPair solves the pair's tables of the metric unless they are there,
 // writes and loads them, and reports each sector.
-func (t *Tables) buildPair(ctx context.Context, o BuildOptions, pair []SectorSpec, metric Metric, report func(SectorReport)) error {
+func (t *Tables) buildPair(ctx context.Context, o BuildOptions, j Job, metric Metric, report func(SectorReport)) error {
+	pair := j.Sectors
 	has := func(s SectorSpec) bool {
 		return t.table(s, metric) != nil
 	}
@@ -173,6 +191,21 @@ func (t *Tables) buildPair(ctx context.Context, o BuildOptions, pair []SectorSpe
 			report(t.report(s, pair, metric, 0, true))
 		}
 		return nil
+	}
+	// The tables the pair reads, checked whole before they are used.
+	for _, s := range j.Needs {
+		tb, m := t.lookup(s.M, s.O), DTM
+		if metric == DTZ && t.lookupDTZ(s.M, s.O) != nil {
+			tb, m = t.lookupDTZ(s.M, s.O), DTZ
+		}
+		if tb == nil {
+			continue // the solve says which is missing
+		}
+		if err := tb.checkData(); err != nil {
+			t.unload(s, m)
+			os.Remove(tb.path)
+			return err
+		}
 	}
 	start := time.Now()
 	memory.ResetPeak()

@@ -35,6 +35,11 @@ func TestCheckpointResume(t *testing.T) {
 		return b
 	}
 	ckpt := ckptName(p, pair, DTM)
+	// Small init segments: a checkpoint comes in the middle of the init of
+	// even the smallest sector.
+	old := initSegment
+	initSegment = 1 << 14
+	defer func() { initSegment = old }()
 	for _, stop := range []string{"init", "retrograde ply 3"} {
 		t.Run(stop, func(t *testing.T) {
 			dir := t.TempDir()

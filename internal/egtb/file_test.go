@@ -2,6 +2,7 @@ package egtb
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -235,5 +236,58 @@ func TestOpenChecksLargeFilesByHeader(t *testing.T) {
 	quickCheckBytes = old
 	if _, err := OpenParams(dir, Standard); err == nil || !strings.Contains(err.Error(), "data checksum mismatch") {
 		t.Fatalf("Open of a small file: %v", err)
+	}
+}
+
+// A large table damaged in its data passes Build's open (by header) but not
+// the check before a job reads it: Build removes it, solves it again first,
+// and the job then runs on the good table.
+func TestBuildDamagedNeed(t *testing.T) {
+	p := Params{MinPieces: 3}
+	ref := t.TempDir()
+	buildTest(t, ref, p, 7)
+	dir := t.TempDir()
+	name := fileName(p, SectorSpec{3, 3}, DTM)
+	good, err := os.ReadFile(filepath.Join(ref, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Clone(good)
+	bad[len(bad)-3] ^= 8
+	for _, f := range []struct {
+		name string
+		b    []byte
+	}{{name, bad}, {fileName(p, SectorSpec{3, 3}, DTZ), nil}} {
+		b := f.b
+		if b == nil {
+			if b, err = os.ReadFile(filepath.Join(ref, f.name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := quickCheckBytes
+	quickCheckBytes = 1000 // every table counts as large
+	defer func() { quickCheckBytes = old }()
+	var notes []string
+	tb, err := Build(context.Background(), BuildOptions{Dir: dir, Params: p, MaxPieces: 7, Threads: 2, CheckpointEvery: -1,
+		Warn: func(s string) { notes = append(notes, s) }}, func(SectorReport) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.Close()
+	if len(notes) != 1 || !strings.Contains(notes[0], name+": data checksum mismatch") || !strings.HasSuffix(notes[0], "; removed, solving it again") {
+		t.Fatalf("notes %q", notes)
+	}
+	for _, s := range []SectorSpec{{3, 3}, {3, 4}, {4, 3}} {
+		for _, m := range []Metric{DTM, DTZ} {
+			got, err1 := os.ReadFile(filepath.Join(dir, fileName(p, s, m)))
+			want, err2 := os.ReadFile(filepath.Join(ref, fileName(p, s, m)))
+			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s %s: differs from the reference (%v %v)", s, m, err1, err2)
+			}
+		}
 	}
 }

@@ -213,7 +213,7 @@ type solveState struct {
 
 // initSegment is how many slots the init pass handles between two chances
 // to write a checkpoint.
-const initSegment = 1 << 25
+var initSegment uint32 = 1 << 25
 
 // solvePair solves the sector (m, o) and, unless m == o, (o, m). look must
 // give the smaller sectors the captures lead to. It returns the value bytes
@@ -518,7 +518,7 @@ func (s *solver) retroRange(w *work, lo, hi uint32, k int) int {
 	u := updater{q: w.partner, k: k, win: k&1 == 0}
 	target := uint32(k + 1)
 	for i := lo; i < hi; i++ {
-		if w.cells[i]&valMask != target { // a plain read: nothing writes ply k now
+		if atomic.LoadUint32(&w.cells[i])&valMask != target { // the partner may be this sector (MvM), updated meanwhile
 			continue
 		}
 		mover, other := w.sec.decode(i)

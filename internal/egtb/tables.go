@@ -3,6 +3,7 @@ package egtb
 import (
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,11 +28,24 @@ const DTMPieces = 10
 
 // table is one opened sector.
 type table struct {
-	sec   *sector
-	data  []byte // one value byte per slot
-	path  string
-	hdr   header
-	unmap func() error
+	sec     *sector
+	data    []byte // one value byte per slot
+	path    string
+	hdr     header
+	unmap   func() error
+	checked bool // the data checksum was checked
+}
+
+// checkData checks the data checksum of a table opened without it.
+func (t *table) checkData() error {
+	if t.checked {
+		return nil
+	}
+	if c := crc32.Checksum(t.data, castagnoli); c != t.hdr.crc {
+		return &FileError{t.path, fmt.Sprintf("data checksum mismatch (stored %08x, computed %08x)", t.hdr.crc, c)}
+	}
+	t.checked = true
+	return nil
 }
 
 // get returns the value of the position (mover, other), which must belong to
@@ -140,8 +154,21 @@ func (t *Tables) load(path string, s SectorSpec, metric Metric) error {
 	if *slot != nil {
 		(*slot).unmap()
 	}
-	*slot = &table{sec: newSector(s.M, s.O), data: buf[headerSize:], path: path, hdr: h, unmap: unmap}
+	*slot = &table{sec: newSector(s.M, s.O), data: buf[headerSize:], path: path, hdr: h, unmap: unmap,
+		checked: t.checkAll || len(buf)-headerSize <= quickCheckBytes}
 	return nil
+}
+
+// unload drops a loaded table (a damaged one found later).
+func (t *Tables) unload(s SectorSpec, metric Metric) {
+	slot := &t.tabs[s.M][s.O]
+	if metric == DTZ {
+		slot = &t.dtz[s.M][s.O]
+	}
+	if *slot != nil {
+		(*slot).unmap()
+		*slot = nil
+	}
 }
 
 // Close unmaps the files. The tables must not be used afterwards.
