@@ -30,8 +30,8 @@ type Engine struct {
 	tt         *tt.Table
 	workers    []*worker
 	rng        *rand.Rand
-	evalParams *eval.Params // the evaluation weights; tools may set others
-	tables     *egtb.Tables // endgame tables, read-only and shared by the workers; nil for none
+	evalParams *eval.Params  // the evaluation weights; tools may set others
+	tables     *egtb.Tables  // endgame tables, read-only and shared by the workers; nil for none
 	prover     *solve.Solver // proves late placing roots (proof.go); made when first needed
 
 	stop     atomic.Bool // ends the running search (user stop, time or nodes)
