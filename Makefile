@@ -94,6 +94,16 @@ egtb-play:
 	EGTB_PLAY=200 EGTB_PLAY_MS=100 EGTB_DIR=$(or $(EGTB_DIR),default) \
 		$(GO) test -count=1 -timeout 60m -v -run '^TestTablePlay$$' ./internal/search/ | grep -vE '^=== (RUN|PAUSE|CONT)'
 
+# The jobs of 'egtb plan --format slurm' on a one-node Slurm cluster that it
+# starts on this machine (Debian's slurmctld, slurmd and munge, installed
+# with apt-get if missing: root) and of '--format make' with make -j2, up to
+# 8 pieces, each table compared byte for byte with a local egtb build, then
+# verified; it stops the daemons it started. Not part of make test. See
+# scripts/egtb-slurm.sh for its variables (PIECES, THREADS, TIMEOUT, WORK).
+.PHONY: egtb-slurm
+egtb-slurm: build
+	bash scripts/egtb-slurm.sh
+
 # The opening book shipped in the binary, searched deepest where it is used
 # most: the first 4 plies at depth 14, plies 4-5 at depth 12, then plies 6-7
 # at depth 10. Each step resumes the file, so an interrupted build (Ctrl-C)

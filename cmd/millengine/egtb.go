@@ -21,18 +21,19 @@ Endgame tables of the moving phase (no pieces in hand), solved by the engine
 itself: win, draw or loss with the distance in turns of the side to move.
 
 Commands:
-  plan     the sectors in dependency order, what each needs:  egtb plan [--max-pieces N] [--dir D]
+  plan     the sectors in dependency order, what each needs:  egtb plan [--max-pieces N] [--dir D] [--format text|make|slurm]
   build    solve the missing sectors:  egtb build [--max-pieces N | --sector MvO] [--dir D] [--variant V] [--threads T]
   verify   re-check every entry with the engine's rules:  egtb verify [--dir D] [--variant V]
   stats    counts per sector:  egtb stats [--dir D]
-  probe    the value of a position and of each action:  egtb probe [--dir D] --fen FEN [--variant V]
+  probe    the value of a position and of each action:  egtb probe [--dir D] --fen FEN [--moves M] [--variant V]
+  games    what the tables say of millmatch's games:  egtb games [--dir D] [--summary] FILE.jsonl ...
 
 Run "millengine egtb <command> --help" for a command's flags.
 `
 
 // egtbCommands are the subcommands of egtb.
 var egtbCommands = map[string]func(e *env, args []string) int{
-	"plan": egtbPlan, "build": egtbBuild, "verify": egtbVerify, "stats": egtbStats, "probe": egtbProbe,
+	"plan": egtbPlan, "build": egtbBuild, "verify": egtbVerify, "stats": egtbStats, "probe": egtbProbe, "games": egtbGames,
 }
 
 // runEGTB implements 'millengine egtb …'.
@@ -45,11 +46,11 @@ func runEGTB(e *env, args []string) int {
 		return 0
 	}
 	if len(args) == 0 {
-		return e.usageError("egtb", "want a command: plan, build, verify, stats or probe")
+		return e.usageError("egtb", "want a command: plan, build, verify, stats, probe or games")
 	}
 	run := egtbCommands[args[0]]
 	if run == nil {
-		return e.usageError("egtb", fmt.Sprintf("unknown command %q (want plan, build, verify, stats or probe)", args[0]))
+		return e.usageError("egtb", fmt.Sprintf("unknown command %q (want plan, build, verify, stats, probe or games)", args[0]))
 	}
 	return run(e, args[1:])
 }
@@ -103,13 +104,21 @@ func variantParams(name string) (egtb.Params, error) {
 func egtbPlan(e *env, args []string) int {
 	stdout := e.stdout
 	var dir, variant string
-	fs := e.egtbFlags("plan", "plan [--max-pieces N] [--dir D] [--variant V]",
+	fs := e.egtbFlags("plan", "plan [--max-pieces N] [--dir D] [--variant V] [--format text|make|slurm [--binary PATH] [--threads T]]",
 		"Prints the jobs of a build in dependency order: each job is a pair of sectors (MvO with OvM)\n"+
 			"solved together, at a level one above the jobs whose tables it reads (its needs), so the jobs\n"+
 			"of one level can run at once. Per job: the tables it writes, its slots (a byte each on\n"+
-			"disk), about the most memory its solve takes, its needs, and whether it is built in --dir.",
+			"disk), about the most memory its solve takes, its needs, and whether it is built in --dir.\n"+
+			"--format make prints instead a Makefile that runs each job as 'egtb build --sector' on this\n"+
+			"machine (make -j N -f FILE, GNU make 4.3 or later); --format slurm a bash script that submits\n"+
+			"each job to Slurm with sbatch, after the jobs of its needs, with its memory and a time limit.\n"+
+			"Both skip the jobs whose tables are in --dir, which every job reads and writes (on a cluster\n"+
+			"a directory every node sees); the variables at their top override the paths and threads.",
 		&dir, &variant)
 	maxPieces := fs.IntP("max-pieces", "n", egtb.MaxPieces, "most pieces on the board (both sides)")
+	format := fs.String("format", "text", "text: the table of jobs; make: a Makefile; slurm: a Slurm submission script")
+	binary := fs.String("binary", "", "make, slurm: millengine on the machines that run the jobs (default: this program's absolute path)")
+	threads := fs.IntP("threads", "t", 0, "make, slurm: solver threads of a job, Slurm's --cpus-per-task (default: one per CPU here)")
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c
 	}
@@ -121,6 +130,19 @@ func egtbPlan(e *env, args []string) int {
 		return e.usageError("egtb plan", fmt.Sprintf("--max-pieces %d is out of range %d..%d", *maxPieces, 2*p.MinPieces, egtb.MaxPieces))
 	}
 	plan := p.Plan(*maxPieces)
+	switch {
+	case *format == "make" || *format == "slurm":
+		preset, _ := rules.PresetByName(variant) // the jobs' --variant is its key: nine-mens-morris for "Nine Men's Morris"
+		o := egtb.ScriptOptions{Params: p, Variant: preset.Key, MaxPieces: *maxPieces, Binary: *binary, Dir: dir, Threads: *threads}
+		if err := egtb.WriteScript(stdout, *format, plan, o); err != nil {
+			return e.usageError("egtb plan", err.Error())
+		}
+		return 0
+	case *format != "text":
+		return e.usageError("egtb plan", fmt.Sprintf("--format %q: want text, make or slurm", *format))
+	case fs.Changed("binary") || fs.Changed("threads"):
+		return e.usageError("egtb plan", "--binary and --threads are for --format make or slurm")
+	}
 	built := egtb.Built(dir, p)
 	var slots, peak uint64
 	levels, sectors, done := 0, 0, 0

@@ -111,11 +111,29 @@ func TestEGTBCommands(t *testing.T) {
 				`0      3v3  3v3      dtm,dtz  210140   1          -      built\n` +
 				`1      3v4  3v4,4v3  dtm,dtz  1808610  8          3v3    missing\n` +
 				`1 of 2 jobs built in ` + regexp.QuoteMeta(dir) + `\n$`, ""},
+		{"plan make", []string{"egtb", "plan", "--dir", dir, "--max-pieces", "7", "--format", "make", "--binary", "/opt/me/millengine", "--threads", "3"}, 0,
+			`(?s)^# Endgame tables plain-fly3-min3 up to 7 pieces \(variant nine-mens-morris\): 2 jobs, 3 sectors, 2 levels;\n.*` +
+				`\nMILLENGINE \?= /opt/me/millengine\nDIR \?= ` + regexp.QuoteMeta(dir) + `\nTHREADS \?= 3\n.*` +
+				`\n\$\(DIR\)/plain-fly3-min3-3v3\.egtb \$\(DIR\)/plain-fly3-min3-3v3-dtz\.egtb &:\n` +
+				`\t\$\(MILLENGINE\) egtb build --sector 3v3 --dir \$\(DIR\) --max-pieces 7 --threads \$\(THREADS\) --variant nine-mens-morris\n.*` +
+				`\n\$\(DIR\)/plain-fly3-min3-3v4\.egtb \$\(DIR\)/plain-fly3-min3-4v3\.egtb \$\(DIR\)/plain-fly3-min3-3v4-dtz\.egtb \$\(DIR\)/plain-fly3-min3-4v3-dtz\.egtb &: \| \$\(DIR\)/plain-fly3-min3-3v3\.egtb\n` +
+				`\t\$\(MILLENGINE\) egtb build --sector 3v4 --dir \$\(DIR\) --max-pieces 7 --threads \$\(THREADS\) --variant nine-mens-morris\n.*\.PRECIOUS: \$\(TABLES\)\n$`, ""},
+		{"plan slurm", []string{"egtb", "plan", "--dir", dir, "--max-pieces", "7", "--format", "slurm", "--variant", "nine-mens-morris"}, 0,
+			`(?s)^#!/usr/bin/env bash\n# Endgame tables plain-fly3-min3 up to 7 pieces \(variant nine-mens-morris\): 2 jobs, 3 sectors, 2 levels;\n.*` +
+				`\nMILLENGINE=\$\{MILLENGINE:-/[^ }]+\}\nDIR=\$\{DIR:-` + regexp.QuoteMeta(dir) + `\}\nTHREADS=\$\{THREADS:-[1-9]\d*\}\n.*\nMAX_PIECES=7\nVARIANT=nine-mens-morris\n.*` +
+				`\njob 3v3 514M 0:10:00 '' 'plain-fly3-min3-3v3\.egtb plain-fly3-min3-3v3-dtz\.egtb'\n.*` +
+				`\njob 3v4 524M 0:10:00 '3v3' 'plain-fly3-min3-3v4\.egtb plain-fly3-min3-4v3\.egtb plain-fly3-min3-3v4-dtz\.egtb plain-fly3-min3-4v3-dtz\.egtb'\n.*\n$`, ""},
+		{"plan slurm preset name", []string{"egtb", "plan", "--dir", dir, "--max-pieces", "6", "--format", "slurm", "--variant", "Nine Men's Morris"}, 0,
+			`(?s)\nVARIANT=nine-mens-morris\n`, ""},
+		{"plan bad format", []string{"egtb", "plan", "--dir", dir, "--format", "html"}, 2, `^$`, `millengine egtb plan: --format "html": want text, make or slurm`},
+		{"plan text threads", []string{"egtb", "plan", "--dir", dir, "--threads", "2"}, 2, `^$`, "millengine egtb plan: --binary and --threads are for --format make or slurm"},
+		{"plan make bad dir", []string{"egtb", "plan", "--dir", "/my tables", "--format", "make"}, 2, `^$`, `egtb plan: egtb: the table directory "/my tables" has characters make or Slurm cannot take`},
+		{"plan slurm bad threads", []string{"egtb", "plan", "--dir", dir, "--format", "slurm", "--threads", "-1"}, 2, `^$`, "egtb plan: egtb: -1 threads a job: want 1..1024"},
 		{"help", []string{"egtb", "build", "--help"}, 0, `^Usage: millengine egtb build `, ""},
 		{"help egtb probe", []string{"help", "egtb"}, 0, `^Usage: millengine egtb <command>`, ""},
 		{"egtb help probe", []string{"egtb", "help", "probe"}, 0, `^Usage: millengine egtb probe `, ""},
-		{"usage", []string{"egtb"}, 2, `^$`, "millengine egtb: want a command: plan, build, verify, stats or probe (see millengine egtb --help)"},
-		{"unknown", []string{"egtb", "frob"}, 2, `^$`, `millengine egtb: unknown command "frob" (want plan, build, verify, stats or probe) (see millengine egtb --help)`},
+		{"usage", []string{"egtb"}, 2, `^$`, "millengine egtb: want a command: plan, build, verify, stats, probe or games (see millengine egtb --help)"},
+		{"unknown", []string{"egtb", "frob"}, 2, `^$`, `millengine egtb: unknown command "frob" (want plan, build, verify, stats, probe or games) (see millengine egtb --help)`},
 		{"bad flag", []string{"egtb", "stats", "--frob"}, 2, `^$`, `millengine egtb stats: unknown flag: --frob (see millengine egtb stats --help)`},
 		{"no fen", []string{"egtb", "probe", "--dir", dir}, 2, `^$`, "--fen is required"},
 		{"bad fen", []string{"egtb", "probe", "--dir", dir, "--fen", "x"}, 2, `^$`, "fen field 2"},

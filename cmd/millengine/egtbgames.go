@@ -1,0 +1,239 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/match"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// egtbGames implements 'millengine egtb games': what the tables say of the
+// games of a millmatch file — the value when placing ends and every action
+// that changed it — and, per engine, the games lost from positions the
+// tables call a draw or a win, and the draws the opponent gave away.
+func egtbGames(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	var dir string
+	fs := e.egtbFlags("games", "games [--dir D] FILE.jsonl ...",
+		"Replays the games of millmatch's JSON-lines files and says what the tables say: per game the\n"+
+			"value for White when placing ends (the first position the tables know) and each action\n"+
+			"that changed the value by the tables (a win given away, a draw lost), with its ply; then\n"+
+			"per engine: games lost from a position the tables call a draw or a win for it, games won\n"+
+			"from a drawn position (the opponent erred), and where the tables did not reach.",
+		&dir, nil)
+	quiet := fs.Bool("summary", false, "print the summary only")
+	if code, ok := e.parse(fs, args, true); !ok {
+		return code
+	}
+	if fs.NArg() == 0 {
+		return e.usageError("egtb games", "want a millmatch JSON-lines file")
+	}
+	sum := map[string]*gamesTally{}
+	tally := func(name string) *gamesTally {
+		if sum[name] == nil {
+			sum[name] = &gamesTally{}
+		}
+		return sum[name]
+	}
+	for _, path := range fs.Args() {
+		f, err := os.Open(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "millengine egtb games: %v\n", err)
+			return 1
+		}
+		recs, _, err := match.ReadRecords(f)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(stderr, "millengine egtb games: %s: %v\n", path, err)
+			return 1
+		}
+		for _, rec := range recs {
+			a, err := analyseGame(dir, rec)
+			if err != nil {
+				fmt.Fprintf(stderr, "millengine egtb games: %s game %d: %v\n", path, rec.Game, err)
+				return 1
+			}
+			if !*quiet {
+				fmt.Fprintln(stdout, a.line(rec))
+			}
+			a.count(rec, tally)
+		}
+	}
+	names := make([]string, 0, len(sum))
+	for n := range sum {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t := sum[n]
+		fmt.Fprintf(stdout, "%s: %d games; when placing ended: %d won, %d drawn, %d lost, %d not in the tables; "+
+			"lost from a draw or a win: %d; won from a draw: %d; gave away a win: %d\n",
+			n, t.games, t.startWin, t.startDraw, t.startLoss, t.unknown, t.lostFromDrawOrWin, t.wonFromDraw, t.winsGivenAway)
+	}
+	return 0
+}
+
+// gamesTally counts one engine's games.
+type gamesTally struct {
+	games, startWin, startDraw, startLoss, unknown int
+	lostFromDrawOrWin, wonFromDraw, winsGivenAway  int
+}
+
+// gameAnalysis is what the tables say of one game.
+type gameAnalysis struct {
+	known   bool      // the game reached a table position
+	ply     int       // of the first table position (plies from the start of the record)
+	start   int       // its value for White: 1 win, 0 draw, -1 loss
+	changes []string  // the actions that changed the value, "ply 37 black d6-d5: draw → loss"
+	engines [2]string // white, black
+}
+
+// wdl is a table value as 1, 0 or -1 for the side to move.
+func wdl(v egtb.Value) int {
+	switch {
+	case v.IsWin():
+		return 1
+	case v.IsLoss():
+		return -1
+	}
+	return 0
+}
+
+var wdlNames = map[int]string{1: "win", 0: "draw", -1: "loss"}
+
+// analyseGame replays rec with the tables of dir for its rules.
+func analyseGame(dir string, rec match.GameRecord) (*gameAnalysis, error) {
+	preset, ok := rules.PresetByName(rec.Variant)
+	if !ok {
+		return nil, fmt.Errorf("unknown variant %q", rec.Variant)
+	}
+	a := &gameAnalysis{engines: [2]string{rec.White, rec.Black}}
+	r := &preset.Rules
+	start := position.New(r)
+	if rec.OpeningFEN != "" {
+		var err error
+		if start, err = position.ParseFEN(r, rec.OpeningFEN); err != nil {
+			return nil, err
+		}
+	}
+	tb, err := openCached(dir, r)
+	if err != nil {
+		return nil, err
+	}
+	g := position.NewGame(*r, start)
+	tokens := append(append([]string(nil), rec.Opening...), rec.Moves...)
+	movers := make([]position.Color, len(tokens))
+	prev, prevKnown := 0, false
+	for i := 0; ; i++ {
+		// i plies played: g.Pos is the position before tokens[i].
+		if e, ok := tb.Lookup(r, &g.Pos); ok {
+			v := wdl(e.Value)
+			if g.Pos.SideToMove() == position.Black {
+				v = -v
+			}
+			switch {
+			case !a.known:
+				a.known, a.ply, a.start = true, i, v
+			case prevKnown && v != prev:
+				mover := movers[i-1]
+				sign := 1
+				if mover == position.Black {
+					sign = -1
+				}
+				a.changes = append(a.changes, fmt.Sprintf("ply %d %s %s: %s → %s", i, colourName(mover), tokens[i-1], wdlNames[sign*prev], wdlNames[sign*v]))
+			}
+			prev, prevKnown = v, true
+		} else {
+			prevKnown = false
+		}
+		if i == len(tokens) || g.Pos.IsOver() {
+			break
+		}
+		m, err := movegen.ParseLegal(r, &g.Pos, tokens[i])
+		if err != nil {
+			return nil, fmt.Errorf("ply %d %q: %v", i+1, tokens[i], err)
+		}
+		movers[i] = g.Pos.SideToMove()
+		g.Play(m)
+	}
+	return a, nil
+}
+
+func colourName(c position.Color) string {
+	if c == position.Black {
+		return "black"
+	}
+	return "white"
+}
+
+func (a *gameAnalysis) line(rec match.GameRecord) string {
+	s := fmt.Sprintf("game %d %s vs %s %s (%s):", rec.Game, rec.White, rec.Black, rec.Result, rec.Reason)
+	if !a.known {
+		return s + " never in the tables"
+	}
+	s += fmt.Sprintf(" placing ended at ply %d, White %s", a.ply, wdlNames[a.start])
+	if len(a.changes) > 0 {
+		s += "; " + strings.Join(a.changes, "; ")
+	}
+	return s
+}
+
+func (a *gameAnalysis) count(rec match.GameRecord, tally func(string) *gamesTally) {
+	for c, name := range a.engines {
+		t := tally(name)
+		t.games++
+		sign := 1
+		if c == 1 {
+			sign = -1
+		}
+		if !a.known {
+			t.unknown++
+			continue
+		}
+		switch sign * a.start {
+		case 1:
+			t.startWin++
+		case 0:
+			t.startDraw++
+		default:
+			t.startLoss++
+		}
+		lost := rec.Winner != "" && rec.Winner != name
+		won := rec.Winner == name
+		if lost && sign*a.start >= 0 {
+			t.lostFromDrawOrWin++
+		}
+		if won && sign*a.start == 0 {
+			t.wonFromDraw++
+		}
+		if sign*a.start == 1 && !won {
+			t.winsGivenAway++
+		}
+	}
+}
+
+// tablesCache keeps the tables open across the games of a file.
+var tablesCache = map[string]*egtb.Tables{}
+
+func openCached(dir string, r *rules.Rules) (*egtb.Tables, error) {
+	p, err := egtb.ParamsOf(r)
+	if err != nil {
+		return nil, err
+	}
+	key := dir + "\x00" + p.Name()
+	if t := tablesCache[key]; t != nil {
+		return t, nil
+	}
+	t, err := egtb.OpenParams(dir, p)
+	if err != nil {
+		return nil, err
+	}
+	tablesCache[key] = t
+	return t, nil
+}

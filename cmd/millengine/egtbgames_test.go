@@ -1,0 +1,43 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/match"
+)
+
+// egtb games: a game that starts in the tables with White winning in one,
+// where White gives the win away at once (a7-b2 is loss 2) and loses; the
+// line names the action and the tallies count a win given away, a game lost
+// from a won position, and one won from a lost one.
+func TestEGTBGamesAnalysis(t *testing.T) {
+	dir := egtbtest.Small(t, 7)
+	rec := match.GameRecord{Game: 3, White: "A", Black: "B", Variant: "nine-mens-morris", Result: "0-1", Winner: "B", Reason: "fewer than the minimum pieces",
+		OpeningFEN: "***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1",
+		Moves:      []string{"a7-b2"}}
+	a, err := analyseGame(dir, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.line(rec), "game 3 A vs B 0-1 (fewer than the minimum pieces): placing ended at ply 0, White win; ply 1 white a7-b2: win → loss"; got != want {
+		t.Fatalf("line %q\nwant %q", got, want)
+	}
+	sum := map[string]*gamesTally{}
+	a.count(rec, func(n string) *gamesTally {
+		if sum[n] == nil {
+			sum[n] = &gamesTally{}
+		}
+		return sum[n]
+	})
+	if got := *sum["A"]; got != (gamesTally{games: 1, startWin: 1, lostFromDrawOrWin: 1, winsGivenAway: 1}) {
+		t.Errorf("A: %+v", got)
+	}
+	if got := *sum["B"]; got != (gamesTally{games: 1, startLoss: 1}) {
+		t.Errorf("B: %+v", got)
+	}
+	rec.Moves = []string{"a7-b2", "x"}
+	if _, err := analyseGame(dir, rec); err == nil {
+		t.Error("an illegal token was replayed")
+	}
+}
