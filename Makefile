@@ -64,6 +64,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/book/
 	$(GO) test -run '^$$' -fuzz FuzzReadRecords -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/match/
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/record/
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && false)

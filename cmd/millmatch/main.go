@@ -120,7 +120,7 @@ type options struct {
 	randomOpenings                int
 	movetime, margin              int
 	tc, openings, variant, sprt   string
-	out                           string
+	out, pgn                      string
 	seed, nodes                   uint64
 	startup                       time.Duration
 	debug, engineStderr, quiet    bool
@@ -154,6 +154,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	fs.IntVarP(&o.concurrency, "concurrency", "c", 1, "games played at once (each with its own engine processes)")
 	fs.StringVar(&o.sprt, "sprt", "", `"elo0,elo1[,alpha,beta]": stop when the SPRT decides (logistic Elo, trinomial; alpha=beta=0.05)`)
 	fs.StringVarP(&o.out, "out", "o", "", "write every game as a JSON line to this file")
+	fs.StringVar(&o.pgn, "pgn", "", "also write every game in Sanmill's PGN dialect to this file (appended with --resume)")
 	fs.BoolVar(&o.resume, "resume", false, "go on with the match whose games --out holds (same command line, --seed included): count them and play the rest, appending")
 	fs.DurationVar(&o.startup, "startup-timeout", 10*time.Second, "how long an engine may take for uciok and readyok")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no line per finished game, only the final report")
@@ -210,6 +211,19 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		}
 		defer f.Close()
 		cfg.Records = f
+	}
+	if o.pgn != "" {
+		flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		if o.resume {
+			flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		}
+		f, err := os.OpenFile(o.pgn, flag, 0o644)
+		if err != nil {
+			fmt.Fprintf(stderr, "millmatch: --pgn: %v\n", err)
+			return exitFailure
+		}
+		defer f.Close()
+		cfg.PGN = f
 	}
 
 	fmt.Fprintf(stdout, "millmatch: %s, %s, %d games per pairing, concurrency %d\n", cfg.Variant.Key, cfg.TC, cfg.Games, cfg.Concurrency)

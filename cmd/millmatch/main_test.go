@@ -18,6 +18,7 @@ import (
 
 	"github.com/millengine/millengine/internal/match"
 	"github.com/millengine/millengine/internal/match/matchtest"
+	"github.com/millengine/millengine/internal/record"
 	"github.com/millengine/millengine/internal/rules"
 )
 
@@ -439,6 +440,61 @@ func TestOpeningsCommand(t *testing.T) {
 	for _, c := range [][]string{{"openings"}, {"openings", "--random-openings", "4", "--count", "0"}, {"openings", "--openings", "x", "--random-openings", "2"}, {"openings", "stray"}} {
 		if code, _, errs := runArgs(c...); code != 2 || !strings.HasPrefix(errs, "millmatch openings: ") {
 			t.Errorf("%v: exit %d, %q", c, code, errs)
+		}
+	}
+}
+
+// --pgn writes every game in Sanmill's PGN dialect beside the JSON lines:
+// read back, each game has the tokens of its record (removals separate, as
+// the engines played them), its result and millmatch's tags.
+func TestPGNOut(t *testing.T) {
+	dir := t.TempDir()
+	out, pgn := filepath.Join(dir, "games.jsonl"), filepath.Join(dir, "games.pgn")
+	args := []string{"--engine", randomEngine + " --seed 1", "--engine", randomEngine + " --greedy",
+		"--name", "random", "--name", "greedy", "--games", "6", "--movetime", "30", "--timemargin", "2000",
+		"--random-openings", "2", "--seed", "3", "--out", out, "--pgn", pgn, "-q"}
+	if code, stdout, stderr := runArgs(args...); code != exitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := match.ReadRecords(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(pgn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	games, err := record.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != len(recs) || len(recs) != 6 {
+		t.Fatalf("%d PGN games, %d records", len(games), len(recs))
+	}
+	for i, g := range games {
+		rec := recs[i]
+		rp, err := record.Replay(&g, nil)
+		if err != nil {
+			t.Fatalf("game %d: %v", rec.Game, err)
+		}
+		var toks []string
+		for _, m := range rp.Game.Moves {
+			toks = append(toks, m.String())
+		}
+		want := append(append([]string{}, rec.Opening...), rec.Moves...)
+		if strings.Join(toks, " ") != strings.Join(want, " ") || g.Result != rec.Result {
+			t.Errorf("game %d: PGN %v %s, record %v %s", rec.Game, toks, g.Result, want, rec.Result)
+		}
+		for tag, v := range map[string]string{"White": rec.White, "Black": rec.Black, "Round": strconv.Itoa(rec.Game),
+			"Result": rec.Result, "Termination": rec.Reason, "Opening": strings.Join(rec.Opening, " "), "Variant": "Nine Men's Morris"} {
+			if got, _ := g.Tag(tag); got != v {
+				t.Errorf("game %d: [%s %q], want %q", rec.Game, tag, got, v)
+			}
 		}
 	}
 }

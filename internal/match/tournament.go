@@ -16,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/record"
 	"github.com/millengine/millengine/internal/rules"
 )
 
@@ -42,6 +43,7 @@ type Config struct {
 
 	Live         io.Writer      // a line per finished game; nil: none
 	Records      io.Writer      // JSON lines, one per game; nil: none
+	PGN          io.Writer      // every game in Sanmill's PGN dialect (GameRecord.PGN); nil: none
 	EngineStderr io.Writer      // the engines' stderr; nil discards it
 	Log          zerolog.Logger // restarts and warnings (to stderr in millmatch); the zero value logs nothing
 }
@@ -414,6 +416,19 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			if err != nil {
 				werr = fmt.Errorf("match: writing the game records: %w", err)
 				cfg.Log.Error().Err(werr).Msg("game records are no longer written")
+			}
+		}
+		if cfg.PGN != nil && werr == nil {
+			g, err := rec.PGN(time.Now())
+			if err == nil {
+				err = record.Write(cfg.PGN, g)
+			}
+			if err == nil {
+				_, err = io.WriteString(cfg.PGN, "\n")
+			}
+			if err != nil {
+				werr = fmt.Errorf("match: writing the PGN: %w", err)
+				cfg.Log.Error().Err(werr).Msg("PGN is no longer written")
 			}
 		}
 		if cfg.SPRT != nil {
