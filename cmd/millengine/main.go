@@ -107,6 +107,7 @@ var commands = []command{
 	{"egtb", "endgame tables: build, verify, stats, probe (millengine egtb --help)", runEGTB},
 	{"book", "the opening book: build, stats (millengine book --help)", runBook},
 	{"solve", "prove the value of a placing-phase position with the endgame tables", runSolve},
+	{"annotate", "review the games of a PGN file: grades, the engine's choices, a summary per side", runAnnotate},
 	{"serve", "a board for people in the browser, playing over UCI (millengine serve --help)", runServe},
 	{"version", "print the version", runVersion},
 	{"help", "print this help, or a command's help: help <command>", nil},

@@ -31,7 +31,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"--version"}, 0, `^millengine \S+\n$`, ""},
 		{[]string{"version"}, 0, `^millengine \S+\n$`, ""},
 		{[]string{"version", "x"}, 2, `^$`, `millengine version: unexpected argument "x" (see millengine version --help)`},
-		{[]string{"frobnicate"}, 2, `^$`, `millengine: unknown command "frobnicate" (want one of bench, book, egtb, help, perft, serve, solve, uci, version; see millengine --help)`},
+		{[]string{"frobnicate"}, 2, `^$`, `millengine: unknown command "frobnicate" (want one of annotate, bench, book, egtb, help, perft, serve, solve, uci, version; see millengine --help)`},
 		{[]string{"help", "frobnicate"}, 2, `^$`, `millengine: unknown command "frobnicate"`},
 		{[]string{"--hash", "0"}, 2, `^$`, "millengine: --hash 0 is out of range 1..65536 (see millengine --help)"},
 		{[]string{"--threads", "1000"}, 2, `^$`, "--threads 1000 is out of range"},

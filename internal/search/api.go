@@ -185,4 +185,27 @@ type Result struct {
 	Nodes      uint64
 	TBHits     uint64 // endgame-table probes
 	PV         []position.Move
+	Outcome    Outcome // the root's proven value, where the tables or a proof know it
+	Source     Source  // what decided the move
+}
+
+// Source says what decided a search's move.
+type Source int8
+
+// Sources.
+const (
+	FromSearch Source = iota // the search
+	FromTables               // the endgame tables at the root (their policy)
+	FromProof                // a proof of the root down to the tables, the search among the value-keeping actions
+)
+
+// String returns "search", "tables" or "proof".
+func (s Source) String() string {
+	switch s {
+	case FromTables:
+		return "tables"
+	case FromProof:
+		return "proof"
+	}
+	return "search"
 }

@@ -334,7 +334,8 @@ func (e *Engine) tableAnswer(g *position.Game, lim Limits, report func(Info), t 
 		pv := s.tableLine(a.Move)
 		score, mate := tableRootScore(a)
 		if i == 0 {
-			res = Result{BestMove: a.Move, Score: score, MateIn: mate, Depth: 1, TBHits: uint64(len(acts)), PV: pv}
+			res = Result{BestMove: a.Move, Score: score, MateIn: mate, Depth: 1, TBHits: uint64(len(acts)), PV: pv,
+				Outcome: outcomeOf(a.Entry.Value), Source: FromTables}
 		}
 		if report != nil {
 			report(Info{Depth: 1, SelDepth: len(pv), MultiPV: i + 1, Score: score, TBHits: uint64(len(acts)),
@@ -471,6 +472,7 @@ func (e *Engine) result(s *searchRun, main *worker) Result {
 	if s.proof != nil {
 		res.Score = provenScore(s.proof, res.Score)
 		res.MateIn = mateIn(main, res.Score, res.PV)
+		res.Outcome, res.Source = s.proof.outcome, FromProof
 	}
 	if len(res.PV) > 1 && res.PV[0] == res.BestMove {
 		res.PonderMove = res.PV[1]
