@@ -180,7 +180,7 @@ func (t *Tables) rankRoot(r *rules.Rules, h history, replies bool) ([]RootAction
 	var ml movegen.MoveList
 	movegen.Generate(r, &h.pos, &ml)
 	limit, _ := h.pos.NMoveLimit(r)
-	budget := limit - h.pos.Rule50()
+	budget := limit - h.pos.NMoveCounter()
 	out := make([]RootAction, 0, ml.N)
 	for _, m := range ml.Slice() {
 		e, rule, after, ok := t.actionEntry(r, h, m)

@@ -248,8 +248,8 @@ func checkPosition(r *rules.Rules, p *position.Position, fail func(string, ...an
 			fail("%s has %d removals pending", c, pr)
 		}
 	}
-	if p.Rule50() > r.NMoveRule {
-		fail("rule50 %d is past NMoveRule %d", p.Rule50(), r.NMoveRule)
+	if p.NMoveCounter() > r.NMoveRule {
+		fail("N-move counter %d is past NMoveRule %d", p.NMoveCounter(), r.NMoveRule)
 	}
 
 	// Phase and action agree with the counts.
@@ -412,8 +412,8 @@ func checkTransition(r *rules.Rules, before *position.Position, m position.Move,
 				fail("%s took %d pieces from the opponent's hand for %d mills", m, lost, mills)
 			}
 		}
-		if after.Rule50() != 0 {
-			fail("rule50 %d after a placement", after.Rule50())
+		if after.NMoveCounter() != 0 {
+			fail("N-move counter %d after a placement", after.NMoveCounter())
 		}
 	case position.KindSlide:
 		if mine(after, us) != mine(before, us)&^(1<<m.From())|1<<m.To() {
@@ -425,8 +425,8 @@ func checkTransition(r *rules.Rules, before *position.Position, m position.Move,
 		if after.InHand(us) != before.InHand(us) || after.InHand(them) != before.InHand(them) {
 			fail("%s changed the hands", m)
 		}
-		if after.Rule50() != before.Rule50()+1 {
-			fail("rule50 %d after %d and a slide", after.Rule50(), before.Rule50())
+		if after.NMoveCounter() != before.NMoveCounter()+1 {
+			fail("N-move counter %d after %d and a slide", after.NMoveCounter(), before.NMoveCounter())
 		}
 	case position.KindRemove:
 		victim := them
@@ -446,8 +446,8 @@ func checkTransition(r *rules.Rules, before *position.Position, m position.Move,
 		if !marked && after.Marked()&^before.Marked() != 0 {
 			fail("%s marked a point", m)
 		}
-		if after.Rule50() != 0 {
-			fail("rule50 %d after a removal", after.Rule50())
+		if after.NMoveCounter() != 0 {
+			fail("N-move counter %d after a removal", after.NMoveCounter())
 		}
 	}
 	// Marked points are only added by removals, and all go when placing ends.
@@ -469,8 +469,8 @@ func checkDrawRules(r *rules.Rules, g *position.Game, m position.Move, key uint3
 		}
 		return
 	}
-	if len(keys) != g.Pos.Rule50() {
-		fail("%d repetition keys, rule50 %d", len(keys), g.Pos.Rule50())
+	if len(keys) != g.Pos.NMoveCounter() {
+		fail("%d repetition keys, N-move counter %d", len(keys), g.Pos.NMoveCounter())
 	}
 	if keys[len(keys)-1] != key {
 		fail("the last repetition key is not the position's")
@@ -485,7 +485,7 @@ func checkDrawRules(r *rules.Rules, g *position.Game, m position.Move, key uint3
 			seen++
 		}
 	}
-	n := g.Pos.Rule50()
+	n := g.Pos.NMoveCounter()
 	endgame := r.EndgameNMoveRule < r.NMoveRule && g.Pos.InHand(position.White) == 0 && g.Pos.InHand(position.Black) == 0 &&
 		(g.Pos.OnBoard(position.White) == 3 || g.Pos.OnBoard(position.Black) == 3)
 	var want position.Reason
@@ -498,7 +498,7 @@ func checkDrawRules(r *rules.Rules, g *position.Game, m position.Move, key uint3
 		want = position.ThreefoldRepetition
 	}
 	if why != want {
-		fail("draw reason %s, want %s (rule50 %d, seen %d times)", why, want, n, seen)
+		fail("draw reason %s, want %s (N-move counter %d, seen %d times)", why, want, n, seen)
 	}
 	if want == position.ThreefoldRepetition && seen != 3 {
 		fail("a position was seen %d times before the draw", seen)

@@ -91,7 +91,7 @@ func (p *Position) FEN() string {
 	// The used mills take up to 64 bits: unsigned.
 	mills := uint64(p.formed[White])<<(32+bb.SanmillOffset) | uint64(p.formed[Black])<<bb.SanmillOffset
 	buf = strconv.AppendUint(append(buf, ' '), mills, 10)
-	num(int(p.rule50))
+	num(int(p.nMoves))
 	num(p.FullMove())
 	if p.flags&flagStalemateRemoving != 0 {
 		buf = append(buf, " "+extStalemateRemoving...)
@@ -352,7 +352,7 @@ func (fp *fenParser) counters() error {
 	if err != nil || r50 < 0 || r50 > 65535 {
 		return fieldErr(16, f[15], "want an integer 0..65535")
 	}
-	p.rule50 = uint16(r50)
+	p.nMoves = uint16(r50)
 	fm, err := strconv.Atoi(f[16])
 	if err != nil || fm < 1 || fm > 1<<24 {
 		return fieldErr(17, f[16], "want an integer 1..16777216")
@@ -454,8 +454,8 @@ func maxPending(r *rules.Rules) int {
 // which ParseFEN applies once the position is complete.
 func (fp *fenParser) nMoveCounter() error {
 	p, f, r := &fp.p, fp.f, fp.r
-	if limit, why := p.NMoveLimit(r); int(p.rule50) > limit {
-		return fieldErr(16, f[15], "%d plies without a placement or removal: past the %s (%d)", p.rule50, why, limit)
+	if limit, why := p.NMoveLimit(r); int(p.nMoves) > limit {
+		return fieldErr(16, f[15], "%d plies without a placement or removal: past the %s (%d)", p.nMoves, why, limit)
 	}
 	return nil
 }

@@ -47,7 +47,7 @@ func TestSpecFENsFields(t *testing.T) {
 		phase          position.Phase
 		action         position.Action
 		on, hand, pend [2]int
-		rule50, ply    int
+		nMoves, ply    int
 	}{
 		{fenStart, position.White, position.Placing, position.Place, [2]int{0, 0}, [2]int{9, 9}, [2]int{0, 0}, 0, 0},
 		{fenAfterA7G7, position.White, position.Placing, position.Remove, [2]int{3, 2}, [2]int{6, 7}, [2]int{1, 0}, 0, 4},
@@ -66,8 +66,8 @@ func TestSpecFENsFields(t *testing.T) {
 		}
 		// Ply counts every action; a parsed position derives it from the
 		// fullmove number and the side to move.
-		if p.Rule50() != tc.rule50 || p.Ply() != tc.ply {
-			t.Errorf("%s: rule50 %d ply %d, want %d %d", tc.fen, p.Rule50(), p.Ply(), tc.rule50, tc.ply)
+		if p.NMoveCounter() != tc.nMoves || p.Ply() != tc.ply {
+			t.Errorf("%s: N-move counter %d ply %d, want %d %d", tc.fen, p.NMoveCounter(), p.Ply(), tc.nMoves, tc.ply)
 		}
 	}
 }
@@ -103,7 +103,7 @@ func TestFENsProducedByPlay(t *testing.T) {
 		t.Errorf("parsed %+v\n played %+v", q, p)
 	}
 
-	// A removal resets rule50 and counts as a ply; White's mill is followed by
+	// A removal resets the N-move counter and counts as a ply; White's mill is followed by
 	// White's removal, then Black places.
 	p = position.New(&r)
 	play(t, &r, &p, "a7 b4 d7 f4 g7 xb4")

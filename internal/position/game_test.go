@@ -228,8 +228,8 @@ func TestThreefoldRepetition(t *testing.T) {
 	if len(g.Moves) != 18+9 {
 		t.Errorf("%d moves recorded", len(g.Moves))
 	}
-	if g.Pos.Rule50() != 9 {
-		t.Errorf("rule50 %d after 9 slides", g.Pos.Rule50())
+	if g.Pos.NMoveCounter() != 9 {
+		t.Errorf("rule50 %d after 9 slides", g.Pos.NMoveCounter())
 	}
 
 	// Without the rule the game goes on.
@@ -250,8 +250,8 @@ func TestRepetitionResetByRemoval(t *testing.T) {
 		t.Fatalf("after the mill: %s, %d keys", g.Pos.FEN(), len(g.RepetitionKeys()))
 	}
 	playGame(t, g, "xd5")
-	if n := len(g.RepetitionKeys()); n != 0 || g.Pos.Rule50() != 0 {
-		t.Fatalf("after the removal %d keys, rule50 %d", n, g.Pos.Rule50())
+	if n := len(g.RepetitionKeys()); n != 0 || g.Pos.NMoveCounter() != 0 {
+		t.Fatalf("after the removal %d keys, rule50 %d", n, g.Pos.NMoveCounter())
 	}
 	// After the removal a new back and forth needs nine slides to draw.
 	const cycle = "f2-f4 b4-b6 f4-f2 b6-b4 "
@@ -269,8 +269,8 @@ func TestNMoveRule(t *testing.T) {
 	expectResult(t, &r, &g.Pos, position.Ongoing, position.NoReason)
 	playGame(t, g, "d5-e5")
 	expectResult(t, &r, &g.Pos, position.Draw, position.NMoveRule)
-	if g.Pos.Rule50() != 100 {
-		t.Errorf("rule50 %d", g.Pos.Rule50())
+	if g.Pos.NMoveCounter() != 100 {
+		t.Errorf("rule50 %d", g.Pos.NMoveCounter())
 	}
 
 	// The 100th slide draws even if it closes a mill.

@@ -19,7 +19,7 @@ type Position struct {
 	formed   [2]bb.Bitboard // OneTimeUseMill: the union of the lines each side has used
 	key      uint32         // Zobrist key without the phase term
 	ply      int32          // actions played since the start (FEN fullmove is derived from it)
-	rule50   uint16         // plies since the last placement or removal
+	nMoves   uint16         // the N-move counter: plies since the last placement or removal
 	inHand   [2]int8
 	pending  [2]int8      // removals pending per side; negative: remove own pieces
 	millFrom [2]bb.Square // RestrictRepeatedMillsFormation: origin of the last mill-closing slide
@@ -110,8 +110,9 @@ func (p *Position) PendingRemovals(c Color) int { return int(p.pending[c]) }
 // Key returns the 32-bit Zobrist key of the position.
 func (p *Position) Key() uint32 { return p.key ^ zPhase[p.phase] }
 
-// Rule50 returns the plies played since the last placement or removal.
-func (p *Position) Rule50() int { return int(p.rule50) }
+// NMoveCounter returns the N-move counter: the plies played since the last
+// placement or removal (the FEN calls it rule50).
+func (p *Position) NMoveCounter() int { return int(p.nMoves) }
 
 // Ply returns the number of actions played since the start.
 func (p *Position) Ply() int { return int(p.ply) }
@@ -160,7 +161,7 @@ func (p *Position) CanFly(r *rules.Rules, c Color) bool {
 // (when smaller) once a side is down to three pieces with both hands empty.
 // Game applies it after every slide, the search at every node reached by one.
 func (p *Position) NMoveDraw(r *rules.Rules) Reason {
-	if limit, why := p.NMoveLimit(r); int(p.rule50) >= limit {
+	if limit, why := p.NMoveLimit(r); int(p.nMoves) >= limit {
 		return why
 	}
 	return NoReason
@@ -169,7 +170,7 @@ func (p *Position) NMoveDraw(r *rules.Rules) Reason {
 // NMoveLimit returns the N-move rule that applies to the position and its
 // number of plies: EndgameNMoveRule when it is smaller and a side is down to
 // three pieces with both hands empty, else NMoveRule. The game is drawn when
-// Rule50 reaches it.
+// NMoveCounter reaches it.
 func (p *Position) NMoveLimit(r *rules.Rules) (int, Reason) {
 	if r.EndgameNMoveRule < r.NMoveRule &&
 		(p.pieces[White].Count() == 3 || p.pieces[Black].Count() == 3) && p.inHand[White] == 0 && p.inHand[Black] == 0 {
@@ -185,13 +186,13 @@ func (p *Position) Do(r *rules.Rules, m Move) {
 	switch m.Kind() {
 	case KindPlace:
 		p.place(r, t, m.To())
-		p.rule50 = 0
+		p.nMoves = 0
 	case KindSlide:
 		p.slide(r, t, m.From(), m.To())
-		p.rule50++
+		p.nMoves++
 	case KindRemove:
 		p.remove(r, t, m.To())
-		p.rule50 = 0
+		p.nMoves = 0
 	}
 	p.ply++
 }

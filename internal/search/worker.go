@@ -274,7 +274,7 @@ func (w *worker) probeTables(p *position.Position, ply int) (int, bool) {
 	}
 	w.tbHits++
 	limit, _ := p.NMoveLimit(w.r)
-	return tableScore(e, ply, w.draw[p.SideToMove()], limit-p.Rule50()), true // exact: like the end of the game, not a horizon
+	return tableScore(e, ply, w.draw[p.SideToMove()], limit-p.NMoveCounter()), true // exact: like the end of the game, not a horizon
 }
 
 // tableScore is the search score at ply of a table entry whose position has
