@@ -492,19 +492,13 @@ func (p *Position) deriveResult(r *rules.Rules) (Result, Reason) {
 		}
 	}
 	if r.PiecesCount == 12 && p.pieces[0].Count()+p.pieces[1].Count() >= bb.NumSquares {
-		switch r.BoardFullAction {
-		case rules.BoardFullFirstLoses:
-			return BlackWins, BoardFull
-		case rules.BoardFullDraw:
-			return Draw, BoardFull
+		if res, ok := boardFullEnd(r); ok {
+			return res, BoardFull
 		}
 	}
 	if p.inHand[p.side] == 0 && p.pending[p.side] == 0 && p.AllSurrounded(r, p.side) {
-		switch r.StalemateAction {
-		case rules.StalemateLose:
-			return Winner(p.side ^ 1), NoLegalMove
-		case rules.StalemateDraw:
-			return Draw, StalemateDraw
+		if res, why, ok := stalemateEnd(r, p.side); ok {
+			return res, why
 		}
 	}
 	if why := p.NMoveDraw(r); why != NoReason {

@@ -393,10 +393,11 @@ func (p *Position) boardFullRemovalAtPlacingEnd(r *rules.Rules) bool {
 // game ended.
 func (p *Position) checkGameOver(r *rules.Rules) bool {
 	if p.phase == Moving && p.action == Select && p.AllSurrounded(r, p.side) {
-		switch r.StalemateAction {
-		case rules.StalemateLose:
-			p.SetGameOver(Winner(p.side^1), NoLegalMove)
+		if res, why, ok := stalemateEnd(r, p.side); ok {
+			p.SetGameOver(res, why)
 			return true
+		}
+		switch r.StalemateAction {
 		case rules.StalematePass:
 			p.changeSide()
 			if p.phase == Moving && p.pending[p.side] == 0 && p.AllSurrounded(r, p.side) {
@@ -409,9 +410,6 @@ func (p *Position) checkGameOver(r *rules.Rules) bool {
 			p.setFlag(flagStalemateRemoving, true)
 		case rules.StalemateRemoveAndPass:
 			p.setPending(p.side, 1)
-		case rules.StalemateDraw:
-			p.SetGameOver(Draw, StalemateDraw)
-			return true
 		case rules.StalemateBothRemove:
 			p.setPending(p.side, 1)
 			p.setPending(p.side^1, 1)
@@ -537,9 +535,11 @@ func (p *Position) passTurnAfterPlacing(r *rules.Rules, t *bb.Topology) {
 // boardFull applies BoardFullAction when the last placement filled the board
 // (twelve pieces a side).
 func (p *Position) boardFull(r *rules.Rules) {
+	if res, ok := boardFullEnd(r); ok {
+		p.SetGameOver(res, BoardFull)
+		return
+	}
 	switch r.BoardFullAction {
-	case rules.BoardFullFirstLoses:
-		p.SetGameOver(BlackWins, BoardFull)
 	case rules.BoardFullFirstThenSecond:
 		p.setPending(White, 1)
 		p.setPending(Black, 1)
@@ -556,9 +556,35 @@ func (p *Position) boardFull(r *rules.Rules) {
 		}
 		p.setPending(p.side, 1)
 		p.keepSide()
-	case rules.BoardFullDraw:
-		p.SetGameOver(Draw, BoardFull)
 	}
+}
+
+// The two ways the rules end a game at once, decided here for play
+// (boardFull, checkGameOver) and for a FEN that says the game is over
+// (deriveResult) alike.
+
+// boardFullEnd is the result of a full board when BoardFullAction ends the
+// game: the first player loses, or a draw.
+func boardFullEnd(r *rules.Rules) (Result, bool) {
+	switch r.BoardFullAction {
+	case rules.BoardFullFirstLoses:
+		return BlackWins, true
+	case rules.BoardFullDraw:
+		return Draw, true
+	}
+	return Ongoing, false
+}
+
+// stalemateEnd is the result of a blocked side to move when StalemateAction
+// ends the game: it loses, or a draw.
+func stalemateEnd(r *rules.Rules, blocked Color) (Result, Reason, bool) {
+	switch r.StalemateAction {
+	case rules.StalemateLose:
+		return Winner(blocked ^ 1), NoLegalMove, true
+	case rules.StalemateDraw:
+		return Draw, StalemateDraw, true
+	}
+	return Ongoing, NoReason, false
 }
 
 // placeMill applies MillFormationActionInPlacingPhase to a placement that
