@@ -30,7 +30,7 @@ func runBench(e *env, args []string) int {
 			return e.usageError("bench", err.Error())
 		}
 	}
-	if _, err := search.Bench(e.ctx, search.BenchConfig{Depth: *depth, Threads: *threads, HashMB: *hash}, e.stdout); err != nil {
+	if _, err := search.Bench(e.ctx, search.BenchConfig{Depth: *depth, Threads: *threads, HashMB: *hash, Score: uci.ScoreString}, e.stdout); err != nil {
 		fmt.Fprintf(e.stderr, "millengine bench: %v\n", err)
 		return 1
 	}

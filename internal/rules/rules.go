@@ -204,21 +204,6 @@ func (p *Param) Set(r *Rules, value string) error {
 	return nil
 }
 
-// UCIStrings returns the "option name … type … default …" lines of the
-// parameter, under its name and then each alias, with its default taken
-// from def.
-func (p *Param) UCIStrings(def *Rules) []string {
-	var out []string
-	for _, name := range append([]string{p.Name}, p.Aliases...) {
-		if p.Bool {
-			out = append(out, fmt.Sprintf("option name %s type check default %t", name, p.get(def) != 0))
-		} else {
-			out = append(out, fmt.Sprintf("option name %s type spin default %d min %d max %d", name, p.get(def), p.Min, p.Max))
-		}
-	}
-	return out
-}
-
 // Validate checks every parameter against its range.
 func (r *Rules) Validate() error {
 	for i := range Params {

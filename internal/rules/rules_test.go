@@ -435,55 +435,6 @@ func TestLookup(t *testing.T) {
 	}
 }
 
-func TestUCIString(t *testing.T) {
-	want := []string{
-		"option name PiecesCount type spin default 9 min 9 max 12",
-		"option name flyPieceCount type spin default 3 min 3 max 4",
-		"option name PiecesAtLeastCount type spin default 3 min 3 max 5",
-		"option name MayFly type check default true",
-		"option name HasDiagonalLines type check default false",
-		"option name MillFormationActionInPlacingPhase type spin default 0 min 0 max 5",
-		"option name MayMoveInPlacingPhase type check default false",
-		"option name IsDefenderMoveFirst type check default false",
-		"option name MayRemoveMultiple type check default false",
-		"option name MayRemoveFromMillsAlways type check default false",
-		"option name RestrictRepeatedMillsFormation type check default false",
-		"option name OneTimeUseMill type check default false",
-		"option name BoardFullAction type spin default 0 min 0 max 4",
-		"option name StopPlacingWhenTwoEmptySquares type check default false",
-		"option name StalemateAction type spin default 0 min 0 max 5",
-		"option name NMoveRule type spin default 100 min 10 max 200",
-		"option name EndgameNMoveRule type spin default 100 min 5 max 200",
-		"option name ThreefoldRepetitionRule type check default true",
-	}
-	def := Default()
-	if len(Params) != len(want) {
-		t.Fatalf("%d params", len(Params))
-	}
-	for i := range Params {
-		if got := Params[i].UCIStrings(&def)[0]; got != want[i] {
-			t.Errorf("UCIStrings:\n got %q\nwant %q", got, want[i])
-		}
-	}
-	// Aliases follow their parameter with the same type, default and range.
-	p, _ := Lookup("piece count")
-	if got, w := p.UCIStrings(&def), []string{"option name PiecesCount type spin default 9 min 9 max 12",
-		"option name PieceCount type spin default 9 min 9 max 12"}; !slices.Equal(got, w) {
-		t.Errorf("got %q, want %q", got, w)
-	}
-	// The default is taken from the rules passed in.
-	zhi := Presets[8].Rules
-	p, _ = Lookup("StalemateAction")
-	if got, w := p.UCIStrings(&zhi)[0], "option name StalemateAction type spin default 2 min 0 max 5"; got != w {
-		t.Errorf("got %q, want %q", got, w)
-	}
-	p, _ = Lookup("MayFly")
-	ds := Presets[7].Rules
-	if got, w := p.UCIStrings(&ds)[0], "option name MayFly type check default false"; got != w {
-		t.Errorf("got %q, want %q", got, w)
-	}
-}
-
 func TestValidate(t *testing.T) {
 	tests := []struct {
 		mutate func(*Rules)

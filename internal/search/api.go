@@ -160,21 +160,6 @@ const (
 	OutcomeLoss
 )
 
-// ScoreString renders the score as UCI does: "cp 35" or "mate 3".
-func (i *Info) ScoreString() string {
-	s := fmt.Sprintf("cp %d", i.Score)
-	if i.MateIn != 0 {
-		s = fmt.Sprintf("mate %d", i.MateIn)
-	}
-	switch i.Bound {
-	case tt.BoundLower:
-		s += " lowerbound"
-	case tt.BoundUpper:
-		s += " upperbound"
-	}
-	return s
-}
-
 // Result is the outcome of a search.
 type Result struct {
 	BestMove   position.Move // NoMove only if the root has no legal action

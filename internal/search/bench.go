@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/millengine/millengine/internal/position"
@@ -15,6 +16,9 @@ type BenchConfig struct {
 	Depth   int // 0: DefaultBenchDepth
 	Threads int // 0: 1
 	HashMB  int // 0: 16
+	// Score renders a position's score in its line (the protocol's words:
+	// uci.ScoreString); nil prints the number.
+	Score func(*Info) string
 }
 
 // DefaultBenchDepth is the depth bench searches every position to.
@@ -127,8 +131,12 @@ func Bench(ctx context.Context, cfg BenchConfig, w io.Writer) (BenchResult, erro
 		}
 		done++
 		info := Info{Score: res.Score, MateIn: res.MateIn}
+		score := cfg.Score
+		if score == nil {
+			score = func(in *Info) string { return strconv.Itoa(in.Score) }
+		}
 		fmt.Fprintf(w, "Position %2d/%d %-18s %-7s bestmove %-6s score %-9s nodes %9d\n",
-			i+1, len(benchPositions), bp.Variant, bp.Phase, res.BestMove, info.ScoreString(), res.Nodes)
+			i+1, len(benchPositions), bp.Variant, bp.Phase, res.BestMove, score(&info), res.Nodes)
 	}
 	if done < len(benchPositions) {
 		fmt.Fprintf(w, "Bench stopped after %d of %d positions\n", done, len(benchPositions))

@@ -312,7 +312,7 @@ func (s *session) cmdBench(args []string) error {
 	if s.run != nil {
 		return s.errBusy("bench")
 	}
-	cfg := search.BenchConfig{Threads: s.sopts.Threads, HashMB: s.hashMB}
+	cfg := search.BenchConfig{Threads: s.sopts.Threads, HashMB: s.hashMB, Score: ScoreString}
 	switch {
 	case len(args) > 1:
 		return errors.New("bench: want 'bench [depth]'")

@@ -510,7 +510,7 @@ func (s *session) printInfo(r *run, in *search.Info) {
 		mpv = fmt.Sprintf(" multipv %d", k)
 	}
 	s.printf("info depth %d%s seldepth %d score %s%s nodes %d nps %d hashfull %d%s time %d pv %s",
-		in.Depth, mpv, in.SelDepth, in.ScoreString(), s.wdlString(in), in.Nodes, in.NPS, in.HashFull, tbHits(in), in.Time.Milliseconds(), joinMoves(pv))
+		in.Depth, mpv, in.SelDepth, ScoreString(in), s.wdlString(in), in.Nodes, in.NPS, in.HashFull, tbHits(in), in.Time.Milliseconds(), joinMoves(pv))
 }
 
 // tbHits is the " tbhits N" of an info line, when the search probed the

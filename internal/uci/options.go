@@ -288,7 +288,7 @@ func (s *session) uciLines(ok string) []string {
 		out = append(out, o.uciString())
 	}
 	for i := range rules.Params {
-		out = append(out, rules.Params[i].UCIStrings(&s.startR)...)
+		out = append(out, RuleOptionLines(&rules.Params[i], &s.startR)...)
 	}
 	return append(out, ok)
 }

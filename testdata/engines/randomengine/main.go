@@ -25,6 +25,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/uci"
 )
 
 type engine struct {
@@ -106,7 +107,7 @@ func (e *engine) command(f []string) bool {
 		}
 		def := rules.Default()
 		for i := range rules.Params {
-			for _, l := range rules.Params[i].UCIStrings(&def) {
+			for _, l := range uci.RuleOptionLines(&rules.Params[i], &def) {
 				e.printf("%s", l)
 			}
 		}
