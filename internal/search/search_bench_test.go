@@ -35,7 +35,7 @@ func benchSearch(b *testing.B, g *position.Game, depth, hashMB int, noPrefetch, 
 		w.hist.Clear()
 		w.killers = [MaxPly + 2][2]position.Move{}
 		w.nodes = 0
-		w.evals.clear()
+		w.evals.Clear()
 		b.StartTimer()
 		for d := 1; d <= depth; d++ {
 			w.search(0, -ValueInfinite, ValueInfinite, d)

@@ -93,11 +93,11 @@ type worker struct {
 	// benchNoPrefetch is a benchmark hook: do not prefetch the child's bucket.
 	benchNoPrefetch bool
 
-	evals *evalCache // this worker's evaluations of late (cleared by start)
+	evals *eval.Cache // this worker's evaluations of late (cleared by start)
 }
 
 func newWorker(e *Engine, id int) *worker {
-	return &worker{id: id, e: e, keys: make([]uint32, 0, 1024), evals: new(evalCache)}
+	return &worker{id: id, e: e, keys: make([]uint32, 0, 1024), evals: new(eval.Cache)}
 }
 
 // start readies the worker for the search s of g's position, with the root
@@ -109,7 +109,7 @@ func (w *worker) start(s *searchRun, g *position.Game, order []position.Move, no
 	w.r = &g.Rules
 	w.tt = e.tt
 	w.params = e.evalParams
-	w.evals.clear()
+	w.evals.Clear()
 	w.tables = s.tables
 	w.testExact = e.testExact
 	w.draw = s.draw
@@ -303,7 +303,7 @@ func tableScore(e egtb.Entry, ply, draw, budget int) int {
 // evaluate returns the static score of p for the side to move.
 func (w *worker) evaluate(p *position.Position) int {
 	w.horizon = true
-	return w.evals.evaluate(w.params, w.r, p)
+	return w.evals.Evaluate(w.params, w.r, p)
 }
 
 // search is fail-soft negamax alpha-beta with PVS, for the position at ply.

@@ -1,18 +1,17 @@
-package search
+package eval
 
 import (
-	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 )
 
-// evalCacheBits sets the size of a worker's evaluation cache: 2^14 slots of
+// cacheBits sets the size of a search thread's evaluation cache: 2^14 slots of
 // 16 bytes, 256 KB, which stays in a core's second-level cache. Caches of
 // 2^12 to 2^17 slots saved the same time within noise (`bench --depth 11`,
 // eight rounds each, interleaved), so a small one is used.
 const (
-	evalCacheBits = 14
-	evalCacheMask = 1<<evalCacheBits - 1 // a key's slot: key & evalCacheMask
+	cacheBits = 14
+	cacheMask = 1<<cacheBits - 1 // a key's slot: key & cacheMask
 )
 
 // evalSlot is one remembered evaluation. It holds everything the evaluation
@@ -28,8 +27,10 @@ type evalSlot struct {
 // slotUsed marks a slot in use, so that an empty slot never matches.
 const slotUsed = 1 << 63
 
-// evalCache remembers the static evaluations of the positions a worker
-// evaluated lately. A search meets the same positions again and again (the
+// Cache remembers the static evaluations of the positions a search thread
+// evaluated lately. It lives beside the evaluation because it must mirror
+// what the evaluation reads (signature): a change to the features that reads
+// something new from a position must add it to the slot here. A search meets the same positions again and again (the
 // same pieces placed in another order, slides back and forth, the next
 // iteration), and the evaluation, with its flood fills for the blockade
 // features, is the costliest part of a node. A search with the cache
@@ -42,13 +43,13 @@ const slotUsed = 1 << 63
 // search may run under other rules than the last (the same position scores
 // differently under another preset), so the cache is cleared whenever a
 // search starts.
-type evalCache struct {
-	slots [1 << evalCacheBits]evalSlot
+type Cache struct {
+	slots [1 << cacheBits]evalSlot
 }
 
-// clear empties every slot. A nil cache (benchmarks measure the search
+// Clear empties every slot. A nil cache (benchmarks measure the search
 // without one) has nothing to clear.
-func (c *evalCache) clear() {
+func (c *Cache) Clear() {
 	if c != nil {
 		clear(c.slots[:])
 	}
@@ -67,18 +68,18 @@ func signature(p *position.Position) (board, rest uint64) {
 	return board, rest
 }
 
-// evaluate returns eval.EvaluateWith(prm, r, p), from the cache when it
+// Evaluate returns EvaluateWith(prm, r, p), from the cache when it
 // holds p. A nil cache always evaluates.
-func (c *evalCache) evaluate(prm *eval.Params, r *rules.Rules, p *position.Position) int {
+func (c *Cache) Evaluate(prm *Params, r *rules.Rules, p *position.Position) int {
 	if c == nil {
-		return eval.EvaluateWith(prm, r, p)
+		return EvaluateWith(prm, r, p)
 	}
 	board, rest := signature(p)
-	s := &c.slots[p.Key()&evalCacheMask]
+	s := &c.slots[p.Key()&cacheMask]
 	if s.board == board && s.rest&(1<<48-1) == rest {
 		return int(int16(s.rest >> 48))
 	}
-	v := eval.EvaluateWith(prm, r, p)
+	v := EvaluateWith(prm, r, p)
 	if v == int(int16(v)) {
 		*s = evalSlot{board: board, rest: rest | uint64(uint16(int16(v)))<<48}
 	}

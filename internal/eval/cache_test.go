@@ -1,10 +1,9 @@
-package search
+package eval
 
 import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
@@ -26,17 +25,17 @@ import (
 // same position scores differently under other rules.
 func TestEvalCacheAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	c := new(evalCache)
+	c := new(Cache)
 	n, hits, repeats := 0, 0, 0
 	for _, pr := range rules.Presets {
 		r := pr.Rules
-		c.clear()
+		c.Clear()
 		seen := map[[2]uint64]int{}
 		for g := 0; g < 8; g++ {
 			p := position.New(&r)
 			var earlier []evalSlot
 			for i := 0; i < 150 && !p.IsOver(); i++ {
-				want := eval.EvaluateWith(&eval.DefaultParams, &r, &p)
+				want := EvaluateWith(&DefaultParams, &r, &p)
 				board, rest := signature(&p)
 				if v, dup := seen[[2]uint64{board, rest}]; dup {
 					repeats++
@@ -45,11 +44,11 @@ func TestEvalCacheAgrees(t *testing.T) {
 					}
 				}
 				seen[[2]uint64{board, rest}] = want
-				s := &c.slots[p.Key()&evalCacheMask]
+				s := &c.slots[p.Key()&cacheMask]
 				if len(earlier) > 0 {
 					*s = earlier[rng.IntN(len(earlier))]
 				}
-				if got := c.evaluate(&eval.DefaultParams, &r, &p); got != want {
+				if got := c.Evaluate(&DefaultParams, &r, &p); got != want {
 					t.Fatalf("%s %s: cached %d, evaluation %d", pr.Key, p.FEN(), got, want)
 				}
 				if s.board != board || s.rest&(1<<48-1) != rest {
@@ -58,7 +57,7 @@ func TestEvalCacheAgrees(t *testing.T) {
 				earlier = append(earlier, *s)
 				planted := *s
 				s.rest = s.rest&(1<<48-1) | uint64(uint16(12345))<<48
-				if got := c.evaluate(&eval.DefaultParams, &r, &p); got != 12345 {
+				if got := c.Evaluate(&DefaultParams, &r, &p); got != 12345 {
 					t.Fatalf("%s %s: second look %d, want the planted 12345", pr.Key, p.FEN(), got)
 				}
 				hits++
@@ -109,7 +108,7 @@ func TestEvalCacheTellsApart(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", c.what, err)
 			}
-			pos[i], want[i] = p, eval.EvaluateWith(&eval.DefaultParams, &r, &p)
+			pos[i], want[i] = p, EvaluateWith(&DefaultParams, &r, &p)
 		}
 		if pos[0].Pieces(position.White) != pos[1].Pieces(position.White) || pos[0].Pieces(position.Black) != pos[1].Pieces(position.Black) {
 			t.Fatalf("%s: the two positions have other pieces", c.what)
@@ -118,11 +117,11 @@ func TestEvalCacheTellsApart(t *testing.T) {
 			t.Fatalf("%s: both score %d; the test needs positions that differ", c.what, want[0])
 		}
 		for i := range pos {
-			c2 := new(evalCache)
+			c2 := new(Cache)
 			a, b := &pos[i], &pos[1-i]
-			c2.evaluate(&eval.DefaultParams, &r, a)
-			c2.slots[b.Key()&evalCacheMask] = c2.slots[a.Key()&evalCacheMask]
-			if got := c2.evaluate(&eval.DefaultParams, &r, b); got != want[1-i] {
+			c2.Evaluate(&DefaultParams, &r, a)
+			c2.slots[b.Key()&cacheMask] = c2.slots[a.Key()&cacheMask]
+			if got := c2.Evaluate(&DefaultParams, &r, b); got != want[1-i] {
 				t.Errorf("%s: %s in the slot of %s: %d, want %d", c.what, b.FEN(), a.FEN(), got, want[1-i])
 			}
 		}
@@ -137,34 +136,34 @@ func TestEvalCacheOutOfRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	big := eval.DefaultParams
-	big.W[eval.StageMoving].Piece = 40000
-	want := eval.EvaluateWith(&big, &r, &p)
+	big := DefaultParams
+	big.W[StageMoving].Piece = 40000
+	want := EvaluateWith(&big, &r, &p)
 	if want <= 32767 {
 		t.Fatalf("score %d fits 16 bits: the test needs a larger one", want)
 	}
-	c := new(evalCache)
+	c := new(Cache)
 	for k := 0; k < 2; k++ {
-		if got := c.evaluate(&big, &r, &p); got != want {
+		if got := c.Evaluate(&big, &r, &p); got != want {
 			t.Fatalf("look %d: %d, want %d", k+1, got, want)
 		}
 	}
-	if s := c.slots[p.Key()&evalCacheMask]; s != (evalSlot{}) {
+	if s := c.slots[p.Key()&cacheMask]; s != (evalSlot{}) {
 		t.Fatalf("the slot holds %+v for an out-of-range score", s)
 	}
-	c.evaluate(&eval.DefaultParams, &r, &p)
-	if c.slots[p.Key()&evalCacheMask] == (evalSlot{}) {
+	c.Evaluate(&DefaultParams, &r, &p)
+	if c.slots[p.Key()&cacheMask] == (evalSlot{}) {
 		t.Fatal("an in-range score was not kept")
 	}
-	c.clear()
+	c.Clear()
 	for i, s := range c.slots {
 		if s != (evalSlot{}) {
 			t.Fatalf("slot %d holds %+v after clear", i, s)
 		}
 	}
-	var none *evalCache
-	none.clear()
-	if got := none.evaluate(&eval.DefaultParams, &r, &p); got != eval.EvaluateWith(&eval.DefaultParams, &r, &p) {
+	var none *Cache
+	none.Clear()
+	if got := none.Evaluate(&DefaultParams, &r, &p); got != EvaluateWith(&DefaultParams, &r, &p) {
 		t.Fatalf("a nil cache gave %d", got)
 	}
 }
