@@ -478,6 +478,11 @@ func (s *session) emitBest(r *run, res *search.Result) {
 		}
 	}
 	s.log.Debug().Int("search", r.id).Str("line", line).Dur("elapsed", time.Since(r.start)).Msg("search ended")
+	if res.Source != search.FromSearch && best == res.BestMove {
+		// Where the move came from when it was not the search alone, as
+		// the book says "info string book move …".
+		s.printf("info string %s move %s", res.Source, best)
+	}
 	s.printf("%s", line)
 }
 

@@ -43,7 +43,10 @@ func TestTablesAtTheRoot(t *testing.T) {
 	if best := lines[len(lines)-1]; best != "bestmove a1-g7" && best != "bestmove d7-a4" {
 		t.Fatalf("%q", lines)
 	}
-	for _, l := range lines[2 : len(lines)-1] {
+	if src := lines[len(lines)-2]; src != "info string tables move "+strings.TrimPrefix(lines[len(lines)-1], "bestmove ") {
+		t.Fatalf("source line %q", src)
+	}
+	for _, l := range lines[2 : len(lines)-2] {
 		if !regexp.MustCompile(` score mate 1 .* pv (a1-g7|d7-a4) x`).MatchString(l) {
 			t.Fatalf("info line %q", l)
 		}
@@ -100,7 +103,7 @@ func TestTablesWithTheGamesHistory(t *testing.T) {
 	if !slices.Contains(lines, "info string egtb win 3 moves e5-a7 win 3 e5-d7 win 3 d6-a4 win 4 d6-a7 win 4 d6-c5 win 4 d6-d5 win 4 e5-d1 win 4 d6-d1 win 5 a1-d7 win 7 e5-d5 win 7 e5-a4 win 8 a1-c5 win 9 a1-d5 draw repetition a1-d2 loss 10 a1-f2 loss 8 d6-f2 loss 8 a1-b2 loss 7 d6-g1 loss 7 e5-g1 loss 7 a1-e3 loss 5 a1-e4 loss 5 d6-e3 loss 5 d6-e4 loss 5 e5-f6 loss 4 a1-a4 loss 3 a1-a7 loss 3 a1-b4 loss 3 a1-c3 loss 3 a1-c4 loss 3 a1-d1 loss 3 a1-f6 loss 3 a1-g1 loss 3 a1-g4 loss 3 a1-g7 loss 3 d6-f6 loss 3 e5-b2 loss 3 e5-b4 loss 3 e5-c3 loss 3 e5-c4 loss 3 e5-c5 loss 3 e5-d2 loss 3 e5-e3 loss 3 e5-e4 loss 3 e5-f2 loss 3 e5-g4 loss 3 e5-g7 loss 3 d6-b2 loss 2 d6-b4 loss 2 d6-c3 loss 2 d6-c4 loss 2 d6-d2 loss 2 d6-d7 loss 2 d6-g4 loss 2 d6-g7 loss 2") {
 		t.Fatalf("no egtb line with a1-d5 as the repetition it is: %q", lines)
 	}
-	if got := lines[len(lines)-1]; got != "bestmove e5-a7" {
+	if got := lines[len(lines)-1]; got != "bestmove e5-a7" || lines[len(lines)-2] != "info string tables move e5-a7" {
 		t.Fatalf("the win: %q", lines)
 	}
 	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, " score mate 3 ") && strings.Contains(l, " pv e5-a7 ") }) {
@@ -278,6 +281,9 @@ func TestProofAtTheRoot(t *testing.T) {
 	}
 	if !strings.Contains(last, " score cp 0 wdl 0 1000 0 ") {
 		t.Fatalf("last score line %q", last)
+	}
+	if src, best := lines[len(lines)-2], lines[len(lines)-1]; src != "info string proof move "+strings.TrimPrefix(best, "bestmove ") {
+		t.Fatalf("source line %q before %q", src, best)
 	}
 	// A fixed-depth search does not prove (bench and tools stay reproducible).
 	h.send("go depth 2")
