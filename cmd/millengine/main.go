@@ -262,8 +262,7 @@ func (e *env) subFlags(name, synopsis, about string) *pflag.FlagSet {
 func (e *env) parse(fs *pflag.FlagSet, args []string, positional bool) (int, bool) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fs.Usage()
-			return 0, false
+			return 0, false // pflag has printed the usage (fs.Usage)
 		}
 		return e.usageError(fs.Name(), err.Error()), false
 	}

@@ -179,3 +179,13 @@ func TestBookBuildErrorOnce(t *testing.T) {
 		t.Fatalf("the refused build changed %s", out)
 	}
 }
+
+// A command's --help prints its usage once (pflag calls Usage itself).
+func TestHelpOnce(t *testing.T) {
+	for _, args := range [][]string{{"perft", "--help"}, {"bench", "--help"}, {"egtb", "probe", "--help"}, {"help", "perft"}, {"solve", "--help"}, {"annotate", "--help"}} {
+		code, stdout, _ := runCmd(t, "", args...)
+		if code != 0 || strings.Count(stdout, "Usage: millengine ") != 1 {
+			t.Errorf("%v: exit %d, %d usages:\n%s", args, code, strings.Count(stdout, "Usage: millengine "), stdout)
+		}
+	}
+}
