@@ -437,6 +437,10 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code, ok := c.parse(fs, args, stdout, stderr, "screen", "Usage: milltune screen [--a CONFIG] [--b CONFIG] [--games N] [--nodes N|--depth D] [--variant V] [--seed S]"); !ok {
 		return code
 	}
+	if games < 1 || games > 1_000_000 {
+		fmt.Fprintf(stderr, "milltune screen: --games %d is out of range 1..1000000 (see milltune screen --help)\n", games)
+		return 2
+	}
 	cfgA, errA := parseConfig(specA)
 	cfgB, errB := parseConfig(specB)
 	if err := errors.Join(errA, errB); err != nil {
@@ -480,6 +484,10 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&rate, "rate", 0.03, "step per game pair, as a fraction of a weight's perturbation")
 	if code, ok := c.parse(fs, args, stdout, stderr, "spsa", "Usage: milltune spsa [--pairs N] [--nodes N] [--start CONFIG] [--variant V] [--seed S]"); !ok {
 		return code
+	}
+	if iters < 1 || iters > 10_000_000 {
+		fmt.Fprintf(stderr, "milltune spsa: --pairs %d is out of range 1..10000000 (see milltune spsa --help)\n", iters)
+		return 2
 	}
 	base, err := parseConfig(start)
 	if err != nil {

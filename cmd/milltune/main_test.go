@@ -137,6 +137,8 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"screen", "--variant", "chess"}, 2, "", `milltune screen: --variant "chess": unknown`},
 		{[]string{"spsa", "--nodes", "0"}, 2, "", "milltune spsa: --nodes or --depth must be positive"},
 		{[]string{"spsa", "extra"}, 2, "", `milltune spsa: unexpected argument "extra"`},
+		{[]string{"screen", "--games", "-2"}, 2, "", "milltune screen: --games -2 is out of range 1..1000000"},
+		{[]string{"spsa", "--pairs", "0"}, 2, "", "milltune spsa: --pairs 0 is out of range 1..10000000"},
 		{[]string{"tune"}, 2, "", `milltune: unknown command "tune" (see milltune help)`},
 		{[]string{"version"}, 0, "milltune ", ""},
 	} {
