@@ -269,7 +269,7 @@ func egtbBuild(e *env, args []string) int {
 	})
 	bar.clear()
 	if err != nil {
-		fmt.Fprintf(stderr, "egtb build: %v\n", err)
+		fmt.Fprintf(stderr, "millengine egtb build: %v\n", err)
 		var ie *egtb.InterruptedError
 		if errors.As(err, &ie) {
 			return 130
@@ -390,11 +390,11 @@ func egtbVerify(e *env, args []string) int {
 	})
 	bar.clear()
 	if err != nil {
-		fmt.Fprintf(stderr, "egtb verify: %v\n", err)
+		fmt.Fprintf(stderr, "millengine egtb verify: %v\n", err)
 		return 1
 	}
 	if sectors == 0 {
-		fmt.Fprintf(stderr, "egtb verify: no tables in %s\n", dir)
+		fmt.Fprintf(stderr, "millengine egtb verify: no tables in %s\n", dir)
 		return 1
 	}
 	return code
@@ -413,17 +413,17 @@ func egtbStats(e *env, args []string) int {
 	}
 	sets, err := paramSets(dir, "")
 	if err != nil {
-		fmt.Fprintf(stderr, "egtb stats: %v\n", err)
+		fmt.Fprintf(stderr, "millengine egtb stats: %v\n", err)
 		return 1
 	}
 	if len(sets) == 0 {
-		fmt.Fprintf(stderr, "egtb stats: no tables in %s\n", dir)
+		fmt.Fprintf(stderr, "millengine egtb stats: no tables in %s\n", dir)
 		return 1
 	}
 	for i, p := range sets {
 		tb, err := egtb.OpenChecked(dir, p)
 		if err != nil {
-			fmt.Fprintf(stderr, "egtb stats: %v\n", err)
+			fmt.Fprintf(stderr, "millengine egtb stats: %v\n", err)
 			return 1
 		}
 		if i > 0 {
@@ -506,7 +506,7 @@ func egtbProbe(e *env, args []string) int {
 	}
 	tb, err := egtb.Open(dir, &r)
 	if err != nil {
-		fmt.Fprintf(stderr, "egtb probe: %v\n", err)
+		fmt.Fprintf(stderr, "millengine egtb probe: %v\n", err)
 		return 1
 	}
 	defer tb.Close()

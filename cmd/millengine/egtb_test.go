@@ -104,7 +104,7 @@ func TestEGTBCommands(t *testing.T) {
 				` +3v3 +2691920 +169626 +210140 +0\.807 +2232160 +4112 +455648 +13 +210268\n +3v3 dtz +13 +210268\n +total .* 420536\n$`, ""},
 		{"verify", []string{"egtb", "verify", "--dir", dir, "--step", step}, 0, `^plain-fly3-min3 3v3: OK, \d+ entries, \d+\.\d s\nplain-fly3-min3 3v3 dtz: OK, \d+ entries, \d+\.\d s\n$`, ""},
 		{"verify a sector", []string{"egtb", "verify", "--dir", dir, "--step", step, "--sector", "3v3"}, 0, `^plain-fly3-min3 3v3: OK, \d+ entries, \d+\.\d s\nplain-fly3-min3 3v3 dtz: OK, \d+ entries, \d+\.\d s\n$`, ""},
-		{"verify no such sector", []string{"egtb", "verify", "--dir", dir, "--sector", "4v4"}, 1, `^$`, "egtb verify: no tables in"},
+		{"verify no such sector", []string{"egtb", "verify", "--dir", dir, "--sector", "4v4"}, 1, `^$`, "millengine egtb verify: no tables in"},
 		{"plan", []string{"egtb", "plan", "--dir", dir, "--max-pieces", "7"}, 0,
 			`^plain-fly3-min3 up to 7 pieces: 2 jobs, 3 sectors, 2 levels, 2018750 slots; the largest job takes about 8 MB\n` +
 				`level  job  sectors  tables   slots    memory MB  needs  in ` + regexp.QuoteMeta(dir) + `\n` +
@@ -139,7 +139,7 @@ func TestEGTBCommands(t *testing.T) {
 		{"bad fen", []string{"egtb", "probe", "--dir", dir, "--fen", "x"}, 2, `^$`, "fen field 2"},
 		{"max pieces", []string{"egtb", "build", "--dir", dir, "--max-pieces", "19"}, 2, `^$`, "--max-pieces 19 is out of range 6..18"},
 		{"bad sector", []string{"egtb", "build", "--dir", dir, "--sector", "9v10"}, 2, `^$`, `--sector: sector "9v10": want MvO`},
-		{"sector needs", []string{"egtb", "build", "--dir", dir, "--sector", "4v5"}, 1, `^$`, "egtb build: egtb: sector 4v5 needs plain-fly3-min3-4v4.egtb, plain-fly3-min3-3v5.egtb in"},
+		{"sector needs", []string{"egtb", "build", "--dir", dir, "--sector", "4v5"}, 1, `^$`, "millengine egtb build: egtb: sector 4v5 needs plain-fly3-min3-4v4.egtb, plain-fly3-min3-3v5.egtb in"},
 		{"not covered", []string{"egtb", "build", "--dir", dir, "--variant", "russian-mill"}, 2, `^$`, "--variant russian-mill: rules not covered by the endgame tables: OneTimeUseMill"},
 		{"no tables", []string{"egtb", "verify", "--dir", filepath.Join(dir, "none")}, 1, `^$`, "no tables in"},
 	}
