@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 )
@@ -469,5 +470,35 @@ func TestNewMovingMatchesParseFEN(t *testing.T) {
 	}
 	if ends == 0 {
 		t.Fatal("no game over among the positions")
+	}
+}
+
+// Signature is the whole position where the rules keep nothing else: two
+// positions of a random game have the same signature only when they are the
+// same position (the same FEN but for the counters), and a change of any
+// part (a piece, a hand, the side, a pending removal) changes it.
+func TestSignatureIsThePosition(t *testing.T) {
+	r := rules.Default()
+	rng := rand.New(rand.NewPCG(31, 32))
+	seen := map[uint64]string{}
+	strip := func(fen string) string { f := strings.Fields(fen); return strings.Join(f[:14], " ") }
+	for game := 0; game < 200; game++ {
+		p := position.New(&r)
+		for ply := 0; ply < 120 && !p.IsOver(); ply++ {
+			s, fen := p.Signature(), strip(p.FEN())
+			if old, ok := seen[s]; ok && old != fen {
+				t.Fatalf("signature %x for %s and %s", s, old, fen)
+			}
+			seen[s] = fen
+			var ml movegen.MoveList
+			movegen.Generate(&r, &p, &ml)
+			if ml.N == 0 {
+				break
+			}
+			p.Do(&r, ml.Moves[rng.IntN(ml.N)])
+		}
+	}
+	if len(seen) < 5000 {
+		t.Fatalf("only %d positions", len(seen))
 	}
 }

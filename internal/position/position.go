@@ -69,6 +69,26 @@ func NewMoving(r *rules.Rules, white, black bb.Bitboard, side Color) Position {
 	return p
 }
 
+// Signature returns the position as one 64-bit word, for the
+// transposition table to check an entry against the exact position while
+// the 32-bit Key only picks its bucket: white's pieces (bits 0–23), black's
+// (24–47), the hands (4 bits each from 48), the side to move (56) and the
+// pending removals (3 bits each, two's complement, from 57). That is the
+// whole position where the rules keep nothing else; where they do (marked
+// points, used mills, the last mill of each side, a stalemate removal) the
+// top bit is set and the Key of that state is folded into the hands' and
+// removals' bits, so those positions are told apart as well as by the key.
+func (p *Position) Signature() uint64 {
+	s := uint64(p.pieces[White]) | uint64(p.pieces[Black])<<24 |
+		uint64(p.inHand[White]&15)<<48 | uint64(p.inHand[Black]&15)<<52 |
+		uint64(p.side)<<56 | uint64(uint8(p.pending[White])&7)<<57 | uint64(uint8(p.pending[Black])&7)<<60
+	if p.marked|p.formed[White]|p.formed[Black] != 0 || p.flags != 0 ||
+		p.millFrom != [2]bb.Square{bb.NoSquare, bb.NoSquare} || p.millTo != [2]bb.Square{bb.NoSquare, bb.NoSquare} {
+		s ^= uint64(p.key)<<31 | 1<<63
+	}
+	return s
+}
+
 // SideToMove returns the side whose action is next.
 func (p *Position) SideToMove() Color { return p.side }
 

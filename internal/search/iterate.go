@@ -18,7 +18,7 @@ import (
 func (w *worker) iterate() {
 	s := w.run
 	guess := 0
-	if ent, ok := w.tt.Probe(w.stack[0].pos.Key()); ok {
+	if ent, ok := w.tt.Probe(w.stack[0].pos.Key(), w.stack[0].pos.Signature()); ok {
 		guess = int(ent.Value)
 		if guess > ValueMateBand || guess < -ValueMateBand {
 			guess = 0
@@ -190,7 +190,7 @@ func (w *worker) rootSearch(alpha, beta, depth int) int {
 	// Stable sort keeps the previous order among equal scores.
 	sort.SliceStable(moves, func(a, b int) bool { return moves[a].score > moves[b].score })
 	if w.pvIdx == 0 {
-		w.tt.Store(p.Key(), moves[0].move, valueToTT(best, 0), int8(depth), boundOf(best, origAlpha, beta))
+		w.tt.Store(p.Key(), p.Signature(), moves[0].move, valueToTT(best, 0), int8(depth), boundOf(best, origAlpha, beta))
 	}
 	return best
 }
@@ -280,7 +280,7 @@ func (w *worker) extractPV(first position.Move, score, depth int) []position.Mov
 		if !mate && len(pv) >= depth && (len(pv) > depth || p.Action() != position.Remove) {
 			break
 		}
-		ent, ok := w.tt.Probe(p.Key())
+		ent, ok := w.tt.Probe(p.Key(), p.Signature())
 		if !ok || ent.Move == position.NoMove || !movegen.IsLegal(w.r, &p, ent.Move) {
 			break
 		}

@@ -357,9 +357,9 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		depth++
 		f.ext++
 	}
-	key := p.Key()
+	key, sig := p.Key(), p.Signature()
 	ttMove := position.NoMove
-	if ent, hit := w.tt.Probe(key); hit {
+	if ent, hit := w.tt.Probe(key, sig); hit {
 		ttMove = ent.Move
 		if !pvNode {
 			if v, ok := w.ttCutoff(&ent, ply, depth, alpha, beta); ok {
@@ -448,7 +448,7 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	if bestMove == position.NoMove {
 		bestMove = ttMove
 	}
-	w.tt.Store(key, bestMove, valueToTT(best, ply), int8(depth), boundOf(best, origAlpha, beta))
+	w.tt.Store(key, sig, bestMove, valueToTT(best, ply), int8(depth), boundOf(best, origAlpha, beta))
 	return best
 }
 

@@ -3,10 +3,13 @@
 // 32-bit Zobrist key, read and written without locks.
 //
 // Each bucket holds four entries of two 64-bit words: the data word (move,
-// value, depth, bound, age) and a check word, data XOR key. A
-// reader accepts an entry only if check XOR data gives back its key, so an
-// entry of another position, or a torn one whose two words come from two
-// different writes, is ignored. Words are loaded and stored with sync/atomic,
+// value, depth, bound, age) and a check word, data XOR the position's
+// 64-bit signature (position.Signature: the whole position where the rules
+// keep nothing else). The 32-bit key picks the bucket; a reader accepts an
+// entry only if check XOR data gives back the signature, so the entry of
+// another position — one whose key agrees in the bits that picked the
+// bucket, which at 256 MB is all but about ten of them — or a torn one
+// whose two words come from two different writes, is ignored. Words are loaded and stored with sync/atomic,
 // which on amd64 are plain loads and exchanges, so the race detector sees no
 // data race with several threads.
 package tt
@@ -210,31 +213,33 @@ func (t *Table) Prefetch(key uint32) {
 	memory.Prefetch(uintptr(unsafe.Pointer(&t.buckets[key&t.mask])))
 }
 
-// Probe looks key up. It reports whether a valid entry was found.
-func (t *Table) Probe(key uint32) (Entry, bool) {
+// Probe looks up the position of key and sig (its Key and Signature). It
+// reports whether a valid entry was found.
+func (t *Table) Probe(key uint32, sig uint64) (Entry, bool) {
 	b := &t.buckets[key&t.mask]
 	for i := 0; i < entriesPerBucket; i++ {
 		check := b.w[2*i].Load()
 		data := b.w[2*i+1].Load()
-		if check^data == uint64(key) && data != 0 {
+		if check^data == sig && data != 0 {
 			return unpack(data), true
 		}
 	}
 	return Entry{}, false
 }
 
-// Store writes an entry for key. The slot is the key's own entry if present,
-// else the entry whose depth, reduced by its age, is the smallest. An existing
-// entry of the same key keeps its move when the new one has none, and is not
-// overwritten by a much shallower non-exact result.
-func (t *Table) Store(key uint32, m position.Move, value int16, depth int8, b Bound) {
+// Store writes an entry for the position of key and sig. The slot is the
+// position's own entry if present, else the entry whose depth, reduced by
+// its age, is the smallest. An existing entry of the same position keeps its
+// move when the new one has none, and is not overwritten by a much shallower
+// non-exact result.
+func (t *Table) Store(key uint32, sig uint64, m position.Move, value int16, depth int8, b Bound) {
 	bk := &t.buckets[key&t.mask]
 	slot := -1
 	worst := 1 << 30
 	for i := 0; i < entriesPerBucket; i++ {
 		check := bk.w[2*i].Load()
 		data := bk.w[2*i+1].Load()
-		if check^data == uint64(key) && data != 0 {
+		if check^data == sig && data != 0 {
 			old := unpack(data)
 			if m == position.NoMove {
 				m = old.Move
@@ -258,7 +263,7 @@ func (t *Table) Store(key uint32, m position.Move, value int16, depth int8, b Bo
 	}
 	data := pack(m, value, depth, b, t.age)
 	bk.w[2*slot+1].Store(data)
-	bk.w[2*slot].Store(data ^ uint64(key))
+	bk.w[2*slot].Store(data ^ sig)
 }
 
 // HashFull returns how many of the first thousand entries hold results of
