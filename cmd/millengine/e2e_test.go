@@ -437,7 +437,7 @@ func TestSignalDuringBench(t *testing.T) {
 	p.until("readyok")
 	// bench 60 runs for minutes: a deaf loop would answer then, not in
 	// seconds (the bound allows for a loaded CI machine).
-	if el := time.Since(start); el > 5*time.Second {
+	if el := time.Since(start); el > 30*time.Second {
 		t.Fatalf("readyok %v after isready during bench", el)
 	}
 	start = time.Now()
@@ -445,7 +445,7 @@ func TestSignalDuringBench(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := exitCode(t, p.wait())
-	if el := time.Since(start); el > 5*time.Second {
+	if el := time.Since(start); el > 30*time.Second {
 		t.Fatalf("exit %v after SIGTERM", el)
 	}
 	if code != 143 {

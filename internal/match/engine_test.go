@@ -116,8 +116,9 @@ func TestProcessFaults(t *testing.T) {
 	if !errors.As(err, &ee) || ee.Kind != FaultTimeout {
 		t.Errorf("hanging engine: %v, want a timeout fault", err)
 	}
-	if el := time.Since(start); el < 60*time.Millisecond || el > 2*time.Second {
-		t.Errorf("timeout after %v, want about 60ms", el)
+	// Never before the deadline; the upper bound only guards against a hang.
+	if el := time.Since(start); el < 60*time.Millisecond || el > 30*time.Second {
+		t.Errorf("timeout after %v, want no sooner than 60ms", el)
 	}
 	hang.Kill()
 	hang.Kill() // twice is fine

@@ -405,7 +405,9 @@ func TestBenchStops(t *testing.T) {
 	if _, err := Bench(ctx, BenchConfig{Depth: 60, Threads: 1, HashMB: 4}, &out); err != nil {
 		t.Fatal(err)
 	}
-	if el := time.Since(start); el > 2*time.Second {
+	// A hang guard, not a latency figure: a bench that ignored its context
+	// would run for minutes.
+	if el := time.Since(start); el > 30*time.Second {
 		t.Fatalf("bench took %v after its context ended at 300ms", el)
 	}
 	if !strings.Contains(out.String(), "Bench stopped after 0 of 38 positions\n\nNodes searched: ") {

@@ -182,9 +182,10 @@ func TestQuitWithStuckSearch(t *testing.T) {
 	if err != nil || len(rest) > 0 {
 		t.Fatalf("finish: %v %q", err, rest)
 	}
-	// The loop gives a stuck search quitWait (150ms); anything near 5s means
-	// it waited for the search.
-	if el := time.Since(start); el > 5*time.Second {
+	// The loop gives a stuck search quitWait (150ms); a loop that waited for
+	// the search would never end: the bound is a hang guard, not a latency
+	// figure (those are benchmarks: TestLatency's figures are printed).
+	if el := time.Since(start); el > 30*time.Second {
 		t.Fatalf("session ended %v after quit", el)
 	}
 }
