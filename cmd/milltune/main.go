@@ -175,26 +175,15 @@ type weight struct {
 
 var stageNames = [...]string{"placing", "moving", "flying"}
 
-// weights lists every evaluation weight of every stage.
+// weights lists every evaluation weight of every stage, from eval's table of
+// features.
 func weights() []weight {
 	var ws []weight
 	for s := range stageNames {
-		add := func(name string, c float64, f func(w *eval.Weights) *int) {
-			ws = append(ws, weight{name: stageNames[s] + "." + name, c: c,
-				get: func(p *eval.Params) *int { return f(&p.W[s]) }})
+		for f, info := range eval.Features {
+			ws = append(ws, weight{name: stageNames[s] + "." + info.Name, c: info.SPSA,
+				get: func(p *eval.Params) *int { return &p.W[s][f] }})
 		}
-		add("Piece", 0, func(w *eval.Weights) *int { return &w.Piece }) // the unit: never tuned
-		add("Pending", 10, func(w *eval.Weights) *int { return &w.Pending })
-		add("Mobility", 1.5, func(w *eval.Weights) *int { return &w.Mobility })
-		add("OpenTwo", 4, func(w *eval.Weights) *int { return &w.OpenTwo })
-		add("ReachTwo", 4, func(w *eval.Weights) *int { return &w.ReachTwo })
-		add("RunningMill", 8, func(w *eval.Weights) *int { return &w.RunningMill })
-		add("Blocked", 2, func(w *eval.Weights) *int { return &w.Blocked })
-		add("Point", 1, func(w *eval.Weights) *int { return &w.Point })
-		add("DoubleThreat", 8, func(w *eval.Weights) *int { return &w.DoubleThreat })
-		add("Private", 2, func(w *eval.Weights) *int { return &w.Private })
-		add("LastExit", 3, func(w *eval.Weights) *int { return &w.LastExit })
-		add("Cramped", 5, func(w *eval.Weights) *int { return &w.Cramped })
 	}
 	return ws
 }

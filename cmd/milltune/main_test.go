@@ -51,8 +51,8 @@ func TestParseConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := eval.DefaultParams
-	want.W[eval.StageMoving].Mobility = 9
-	want.W[eval.StageFlying].DoubleThreat = -4
+	want.W[eval.StageMoving][eval.Mobility] = 9
+	want.W[eval.StageFlying][eval.DoubleThreat] = -4
 	if c.params != want {
 		t.Errorf("params %+v", c.params)
 	}

@@ -137,7 +137,7 @@ func TestEvalCacheOutOfRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := DefaultParams
-	big.W[StageMoving].Piece = 40000
+	big.W[StageMoving][Piece] = 40000
 	want := EvaluateWith(&big, &r, &p)
 	if want <= 32767 {
 		t.Fatalf("score %d fits 16 bits: the test needs a larger one", want)

@@ -21,25 +21,58 @@ const (
 	StageFlying               // the side flies
 )
 
-// Weights are the evaluation weights of one stage.
-type Weights struct {
-	Piece        int // a piece on the board or in hand
-	Pending      int // a removal the side still has to make
-	Mobility     int // per legal slide
-	OpenTwo      int // a line with two own pieces and the third point empty
-	ReachTwo     int // an open two whose empty point an own piece can reach
-	RunningMill  int // a mill with a piece that can slide into another mill and back
-	Blocked      int // an own piece with no empty neighbour (negative)
-	Point        int // per line and neighbour of the points held (placing)
-	DoubleThreat int // two or more reachable open twos: hard to stop
+// Feature is one term of the evaluation: a count of each side, weighted per
+// stage. Features is the one table of them that the evaluation (score), its
+// trace (the eval command) and the tuner (milltune) all read.
+type Feature int
 
+// The features.
+const (
+	Piece        Feature = iota // a piece on the board or in hand
+	Pending                     // a removal the side still has to make
+	Mobility                    // per legal slide
+	OpenTwo                     // a line with two own pieces and the third point empty
+	ReachTwo                    // an open two whose empty point an own piece can reach
+	RunningMill                 // a mill with a piece that can slide into another mill and back
+	Blocked                     // an own piece with no empty neighbour (negative)
+	Point                       // per line and neighbour of the points held (placing)
+	DoubleThreat                // two or more reachable open twos: hard to stop (1 or 0)
 	// The blockade features: a side that cannot slide when it has to loses
 	// (under the standard rules), and in the placing phase the opponent's
 	// remaining pieces can close the exits one by one.
-	Private  int // an empty point only this side's pieces are next to: an exit the opponent cannot slide into
-	LastExit int // a piece whose group (own pieces linked by adjacency) has a single empty neighbour left (negative)
-	Cramped  int // per step of the cramp scale: crampScale[exits] for a side with few empty points to slide to (negative)
+	Private  // an empty point only this side's pieces are next to: an exit the opponent cannot slide into
+	LastExit // a piece whose group (own pieces linked by adjacency) has a single empty neighbour left (negative)
+	Cramped  // per step of the cramp scale: crampScale[exits] for a side with few empty points to slide to (negative)
+	NumFeatures
+)
+
+// FeatureInfo describes a feature: the name of its weight (milltune's
+// stage.Name), the term's name in the eval command's trace, and the step by
+// which SPSA perturbs its weight (0: never tuned).
+type FeatureInfo struct {
+	Name  string
+	Trace string
+	SPSA  float64
 }
+
+// Features is the table of the features, in the order of Feature.
+var Features = [NumFeatures]FeatureInfo{
+	Piece:        {"Piece", "material", 0}, // the unit: never tuned
+	Pending:      {"Pending", "pending removals", 10},
+	Mobility:     {"Mobility", "mobility", 1.5},
+	OpenTwo:      {"OpenTwo", "open twos", 4},
+	ReachTwo:     {"ReachTwo", "reachable twos", 4},
+	RunningMill:  {"RunningMill", "running mills", 8},
+	Blocked:      {"Blocked", "blocked pieces", 2},
+	Point:        {"Point", "points", 1},
+	DoubleThreat: {"DoubleThreat", "double threats", 8},
+	Private:      {"Private", "private exits", 2},
+	LastExit:     {"LastExit", "last exits", 3},
+	Cramped:      {"Cramped", "cramped", 5},
+}
+
+// Weights are the evaluation weights of one stage, by feature.
+type Weights [NumFeatures]int
 
 // crampScale grows as the number of distinct empty points a side's pieces
 // are next to (its exits) falls: a side with three or more is not cramped,
@@ -75,13 +108,8 @@ type Term struct {
 	Black int
 }
 
-// features are the raw counts of one side.
-type features struct {
-	pieces, pending                               int
-	mobility, openTwo, reachTwo, running, blocked int
-	points                                        int
-	private, lastExit, cramp                      int
-}
+// features are the raw counts of one side, by feature.
+type features [NumFeatures]int
 
 func stageOf(r *rules.Rules, p *position.Position, c position.Color) Stage {
 	if p.InHand(c) > 0 {
@@ -106,9 +134,9 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 		o := p.Pieces(c)
 		own[c] = o
 		fc := &f[c]
-		fc.pieces = p.OnBoard(c) + p.InHand(c)
+		fc[Piece] = p.OnBoard(c) + p.InHand(c)
 		if pr := p.PendingRemovals(c); pr > 0 {
-			fc.pending = pr
+			fc[Pending] = pr
 		}
 		slides[c] = p.InHand(c) == 0 && !p.CanFly(r, c)
 		var nb bb.Bitboard
@@ -117,11 +145,11 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 			adj := t.Adjacent[s]
 			nb |= adj
 			free := (adj & empty).Count()
-			fc.mobility += free
+			fc[Mobility] += free
 			if free == 0 {
-				fc.blocked++
+				fc[Blocked]++
 			}
-			fc.points += int(t.NumLines[s]) + int(t.Degree[s])
+			fc[Point] += int(t.NumLines[s]) + int(t.Degree[s])
 		}
 		nbs[c] = nb
 		if slides[c] {
@@ -136,10 +164,10 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 		}
 		fc := &f[c]
 		exits := nbs[c] & empty
-		fc.private = (exits &^ nbs[c^1]).Count()
+		fc[Private] = (exits &^ nbs[c^1]).Count()
 		// While placing, each piece in hand can still open exits.
-		fc.cramp = cramp(exits.Count() + p.InHand(c))
-		fc.lastExit = lastExitPieces(t, own[c], empty)
+		fc[Cramped] = cramp(exits.Count() + p.InHand(c))
+		fc[LastExit] = lastExitPieces(t, own[c], empty)
 	}
 	for _, l := range t.Lines {
 		w, b := l&own[0], l&own[1]
@@ -156,16 +184,21 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 		fc := &f[c]
 		switch o.Count() {
 		case 2:
-			fc.openTwo++
+			fc[OpenTwo]++
 			hole := (l &^ o).First()
 			// A sliding side must fill the hole with a piece from outside the line.
 			if reach[c].Has(hole) && (!slides[c] || t.Adjacent[hole]&own[c]&^l != 0) {
-				fc.reachTwo++
+				fc[ReachTwo]++
 			}
 		case 3:
 			if slides[c] && runningMill(t, o, own[c], empty) {
-				fc.running++
+				fc[RunningMill]++
 			}
+		}
+	}
+	for c := range f {
+		if f[c][ReachTwo] >= 2 {
+			f[c][DoubleThreat] = 1
 		}
 	}
 }
@@ -208,13 +241,11 @@ func runningMill(t *bb.Topology, m, own, empty bb.Bitboard) bool {
 	return false
 }
 
+// score is the weighted sum of a side's features.
 func score(w *Weights, f *features) int {
-	v := w.Piece*f.pieces + w.Pending*f.pending + w.Mobility*f.mobility +
-		w.OpenTwo*f.openTwo + w.ReachTwo*f.reachTwo + w.RunningMill*f.running +
-		w.Blocked*f.blocked + w.Point*f.points +
-		w.Private*f.private + w.LastExit*f.lastExit + w.Cramped*f.cramp
-	if f.reachTwo >= 2 {
-		v += w.DoubleThreat
+	v := 0
+	for i := range f {
+		v += w[i] * f[i]
 	}
 	return v
 }
@@ -236,33 +267,16 @@ func EvaluateWith(prm *Params, r *rules.Rules, p *position.Position) int {
 }
 
 // Trace returns the terms of the evaluation, each from its own side's view
-// with the weights applied, and the total from the side to move's view.
+// with the weights applied (one per feature of the table Features), and the
+// total from the side to move's view.
 func Trace(r *rules.Rules, p *position.Position) ([]Term, int) {
 	prm := &DefaultParams
 	var f [2]features
 	collectBoth(r, p, &f)
 	w := [2]*Weights{&prm.W[stageOf(r, p, position.White)], &prm.W[stageOf(r, p, position.Black)]}
-	term := func(name string, g func(w *Weights, f *features) int) Term {
-		return Term{Name: name, White: g(w[0], &f[0]), Black: g(w[1], &f[1])}
-	}
-	terms := []Term{
-		term("material", func(w *Weights, f *features) int { return w.Piece * f.pieces }),
-		term("pending removals", func(w *Weights, f *features) int { return w.Pending * f.pending }),
-		term("mobility", func(w *Weights, f *features) int { return w.Mobility * f.mobility }),
-		term("open twos", func(w *Weights, f *features) int { return w.OpenTwo * f.openTwo }),
-		term("reachable twos", func(w *Weights, f *features) int { return w.ReachTwo * f.reachTwo }),
-		term("running mills", func(w *Weights, f *features) int { return w.RunningMill * f.running }),
-		term("blocked pieces", func(w *Weights, f *features) int { return w.Blocked * f.blocked }),
-		term("points", func(w *Weights, f *features) int { return w.Point * f.points }),
-		term("double threats", func(w *Weights, f *features) int {
-			if f.reachTwo >= 2 {
-				return w.DoubleThreat
-			}
-			return 0
-		}),
-		term("private exits", func(w *Weights, f *features) int { return w.Private * f.private }),
-		term("last exits", func(w *Weights, f *features) int { return w.LastExit * f.lastExit }),
-		term("cramped", func(w *Weights, f *features) int { return w.Cramped * f.cramp }),
+	terms := make([]Term, NumFeatures)
+	for i := range terms {
+		terms[i] = Term{Name: Features[i].Trace, White: w[0][i] * f[0][i], Black: w[1][i] * f[1][i]}
 	}
 	return terms, Evaluate(r, p)
 }

@@ -77,12 +77,12 @@ func TestFeatures(t *testing.T) {
 	collectBoth(&r, &p, &f)
 	t.Logf("white %+v black %+v", f[0], f[1])
 	w, b := f[0], f[1]
-	if w.pieces != 6 || b.pieces != 6 {
-		t.Fatalf("pieces %d %d", w.pieces, b.pieces)
+	if w[Piece] != 6 || b[Piece] != 6 {
+		t.Fatalf("pieces %d %d", w[Piece], b[Piece])
 	}
 	// White's open twos: d7-g7 (a7 empty) and a4-a1 (a7 empty).
-	if w.openTwo != 2 {
-		t.Errorf("white open twos %d, want 2", w.openTwo)
+	if w[OpenTwo] != 2 {
+		t.Errorf("white open twos %d, want 2", w[OpenTwo])
 	}
 	if terms, total := Trace(&r, &p); len(terms) != 12 || total != Evaluate(&r, &p) {
 		t.Errorf("trace has %d terms, total %d vs %d", len(terms), total, Evaluate(&r, &p))
@@ -106,7 +106,7 @@ func TestBlockadeFeatures(t *testing.T) {
 		{blocked: 1, lastExit: 2, private: 4, cramp: 0, mobility: 5},
 		{blocked: 0, lastExit: 1, private: 5, cramp: 0, mobility: 7},
 	} {
-		g := got{f[c].blocked, f[c].lastExit, f[c].private, f[c].cramp, f[c].mobility}
+		g := got{f[c][Blocked], f[c][LastExit], f[c][Private], f[c][Cramped], f[c][Mobility]}
 		if g != want {
 			t.Errorf("colour %d: %+v, want %+v", c, g, want)
 		}
@@ -136,8 +136,8 @@ func TestCrampScale(t *testing.T) {
 		}
 		var f [2]features
 		collectBoth(&r, &p, &f)
-		if f[0].cramp != tc.white || f[1].cramp != tc.blk {
-			t.Errorf("%s: cramp %d/%d, want %d/%d", tc.fen, f[0].cramp, f[1].cramp, tc.white, tc.blk)
+		if f[0][Cramped] != tc.white || f[1][Cramped] != tc.blk {
+			t.Errorf("%s: cramp %d/%d, want %d/%d", tc.fen, f[0][Cramped], f[1][Cramped], tc.white, tc.blk)
 		}
 	}
 }
@@ -222,15 +222,15 @@ func TestBlockadeFeaturesAgainstReference(t *testing.T) {
 				collectBoth(&r, &p, &f)
 				for c := position.Color(0); c < 2; c++ {
 					if p.CanFly(&r, c) {
-						if f[c].lastExit|f[c].private|f[c].cramp != 0 {
+						if f[c][LastExit]|f[c][Private]|f[c][Cramped] != 0 {
 							t.Fatalf("%s %s: a flying side has blockade features %+v", pr.Key, p.FEN(), f[c])
 						}
 						continue
 					}
 					le, pv, ex := refBlockade(&r, &p, c)
-					if f[c].lastExit != le || f[c].private != pv || f[c].cramp != cramp(ex+p.InHand(c)) {
+					if f[c][LastExit] != le || f[c][Private] != pv || f[c][Cramped] != cramp(ex+p.InHand(c)) {
 						t.Fatalf("%s %s colour %d: last exit %d private %d cramp %d, reference %d %d %d",
-							pr.Key, p.FEN(), c, f[c].lastExit, f[c].private, f[c].cramp, le, pv, cramp(ex+p.InHand(c)))
+							pr.Key, p.FEN(), c, f[c][LastExit], f[c][Private], f[c][Cramped], le, pv, cramp(ex+p.InHand(c)))
 					}
 					n++
 				}
