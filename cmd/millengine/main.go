@@ -13,18 +13,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strings"
-	"syscall"
 
 	"github.com/rs/zerolog"
 	"github.com/spf13/pflag"
 
 	"github.com/millengine/millengine/internal/book"
 	"github.com/millengine/millengine/internal/buildinfo"
+	"github.com/millengine/millengine/internal/cli"
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
@@ -35,38 +34,13 @@ import (
 var version string
 
 func main() {
-	ctx, sig := signalContext()
+	ctx := cli.SignalContext()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	if s := sig(); s != 0 && code != 2 {
-		code = 128 + s
+	if cli.Signal(ctx) != 0 && code != cli.ExitUsage {
+		code = cli.StoppedCode(ctx)
 	}
 	os.Exit(code)
 }
-
-// signalContext returns a context that SIGINT or SIGTERM cancels, and a
-// function that tells which signal did (0: none).
-func signalContext() (context.Context, func() int) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		s := <-ch
-		signal.Stop(ch) // a second signal kills at once
-		cancel(signalError{s.(syscall.Signal)})
-	}()
-	return ctx, func() int {
-		var se signalError
-		if errors.As(context.Cause(ctx), &se) {
-			return int(se.sig)
-		}
-		return 0
-	}
-}
-
-// signalError is the cause of a context cancelled by a signal.
-type signalError struct{ sig syscall.Signal }
-
-func (e signalError) Error() string { return "interrupted by " + e.sig.String() }
 
 // globals are the flags accepted before the command.
 type globals struct {
@@ -299,13 +273,8 @@ func (g *globals) check() error {
 	return err
 }
 
-// checkRange reports a flag value outside lo..hi.
-func checkRange(flag string, v, lo, hi int) error {
-	if v < lo || v > hi {
-		return fmt.Errorf("%s %d is out of range %d..%d", flag, v, lo, hi)
-	}
-	return nil
-}
+// checkRange is cli.CheckRange.
+var checkRange = cli.CheckRange
 
 // parseLevel reads a zerolog level; "off" and "none" mean disabled.
 func parseLevel(s string) (zerolog.Level, error) {

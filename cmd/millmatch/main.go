@@ -17,18 +17,17 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/spf13/pflag"
 
 	"github.com/millengine/millengine/internal/buildinfo"
+	"github.com/millengine/millengine/internal/cli"
 	"github.com/millengine/millengine/internal/match"
 	"github.com/millengine/millengine/internal/rules"
 )
@@ -36,55 +35,22 @@ import (
 // version is set by the build: go build -ldflags "-X main.version=v1.2.3".
 var version string
 
-// Exit codes. A match stopped by a signal exits with 128 + the signal's
-// number, as a shell reports a process killed by it: 130 for SIGINT, 143
-// for SIGTERM (the partial report is printed first).
+// Exit codes (internal/cli): a match stopped by a signal exits with 128 +
+// the signal's number, as a shell reports a process killed by it: 130 for
+// SIGINT, 143 for SIGTERM (the partial report is printed first).
 const (
-	exitOK          = 0
-	exitFailure     = 1   // the match could not run
-	exitUsage       = 2   // bad command line
-	exitInterrupted = 130 // stopped, but not by a signal we know the number of
+	exitOK      = cli.ExitOK
+	exitFailure = cli.ExitFailure // the match could not run
+	exitUsage   = cli.ExitUsage   // bad command line
 )
 
 func main() {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		sig := <-sigs
-		signal.Stop(sigs) // a second signal ends millmatch at once
-		cancel(stopSignal{sig})
-	}()
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	cancel(nil)
-	os.Exit(code)
+	ctx := cli.SignalContext()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// stopSignal is the cause of the context's end when a signal stopped the
-// match.
-type stopSignal struct{ sig os.Signal }
-
-func (s stopSignal) Error() string {
-	switch s.sig {
-	case os.Interrupt:
-		return "stopped by SIGINT"
-	case syscall.SIGTERM:
-		return "stopped by SIGTERM"
-	}
-	return "stopped by signal " + s.sig.String()
-}
-
-// stoppedCode returns the exit status of a run whose context ended: 128 +
-// the number of the signal that ended it, else exitInterrupted.
-func stoppedCode(ctx context.Context) int {
-	var s stopSignal
-	if errors.As(context.Cause(ctx), &s) {
-		if n, ok := s.sig.(syscall.Signal); ok {
-			return 128 + int(n)
-		}
-	}
-	return exitInterrupted
-}
+// stoppedCode returns the exit status of a run whose context ended.
+func stoppedCode(ctx context.Context) int { return cli.StoppedCode(ctx) }
 
 const usageHead = `Usage: millmatch --engine CMD --engine CMD [more engines] [flags]
 

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/millengine/millengine/internal/cli"
 	"github.com/millengine/millengine/internal/match"
 	"github.com/millengine/millengine/internal/match/matchtest"
 	"github.com/millengine/millengine/internal/record"
@@ -55,9 +56,9 @@ func TestStoppedBeforeTheFirstGame(t *testing.T) {
 		code  int
 		msg   string
 	}{
-		{stopSignal{syscall.SIGTERM}, 143, "stopped by SIGTERM"},
-		{stopSignal{os.Interrupt}, 130, "stopped by SIGINT"},
-		{errors.New("cancelled"), exitInterrupted, "cancelled"},
+		{cli.SignalCause(syscall.SIGTERM), 143, "stopped by SIGTERM"},
+		{cli.SignalCause(syscall.SIGINT), 130, "stopped by SIGINT"},
+		{errors.New("cancelled"), cli.ExitInterrupted, "cancelled"},
 	} {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(c.cause)

@@ -18,7 +18,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"path"
 	"runtime/debug"
 	"slices"
@@ -26,11 +25,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/spf13/pflag"
 
 	"github.com/millengine/millengine/internal/buildinfo"
+	"github.com/millengine/millengine/internal/cli"
 	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
@@ -58,16 +57,14 @@ Blocked, Point, DoubleThreat, Private, LastExit, Cramped), e.g. --a "moving.Mobi
 `
 
 func main() {
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer cancel()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(cli.SignalContext(), os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // run is main without the process: it returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usageText)
-		return 2
+		return cli.ExitUsage
 	}
 	switch args[0] {
 	case "screen":
@@ -84,7 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(stderr, "milltune: unknown command %q (see milltune help)\n", args[0])
-	return 2
+	return cli.ExitUsage
 }
 
 // playConfig is what every game of a run shares: the rules, the opening
@@ -340,13 +337,13 @@ func parseFlags(fs *pflag.FlagSet, args []string, stdout, stderr io.Writer, usag
 			return 0, false
 		}
 		fmt.Fprintf(stderr, "milltune %s: %v (see milltune %s --help)\n", fs.Name(), err, fs.Name())
-		return 2, false
+		return cli.ExitUsage, false
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "milltune %s: unexpected argument %q (see milltune %s --help)\n", fs.Name(), fs.Arg(0), fs.Name())
-		return 2, false
+		return cli.ExitUsage, false
 	}
-	return 0, true
+	return cli.ExitOK, true
 }
 
 // parse reads a command's flags (parseFlags) and checks the shared ones; it
@@ -358,9 +355,9 @@ func (c *common) parse(fs *pflag.FlagSet, args []string, stdout, stderr io.Write
 	}
 	if err := c.check(); err != nil {
 		fmt.Fprintf(stderr, "milltune %s: %v\n", cmd, err)
-		return 2, false
+		return cli.ExitUsage, false
 	}
-	return 0, true
+	return cli.ExitOK, true
 }
 
 // check validates the shared flags and resolves the variant.
@@ -426,15 +423,15 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code, ok := c.parse(fs, args, stdout, stderr, "screen", "Usage: milltune screen [--a CONFIG] [--b CONFIG] [--games N] [--nodes N|--depth D] [--variant V] [--seed S]"); !ok {
 		return code
 	}
-	if games < 1 || games > 1_000_000 {
-		fmt.Fprintf(stderr, "milltune screen: --games %d is out of range 1..1000000 (see milltune screen --help)\n", games)
-		return 2
+	if err := cli.CheckRange("--games", games, 1, 1_000_000); err != nil {
+		fmt.Fprintf(stderr, "milltune screen: %v (see milltune screen --help)\n", err)
+		return cli.ExitUsage
 	}
 	cfgA, errA := parseConfig(specA)
 	cfgB, errB := parseConfig(specB)
 	if err := errors.Join(errA, errB); err != nil {
 		fmt.Fprintf(stderr, "milltune screen: %v\n", err)
-		return 2
+		return cli.ExitUsage
 	}
 	var mu sync.Mutex
 	t := newTally()
@@ -452,7 +449,7 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fmt.Fprintln(stdout, t.String())
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "milltune screen: interrupted; the result covers the games played")
-		return 130
+		return cli.StoppedCode(ctx)
 	}
 	return 0
 }
@@ -474,19 +471,19 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code, ok := c.parse(fs, args, stdout, stderr, "spsa", "Usage: milltune spsa [--pairs N] [--nodes N] [--start CONFIG] [--variant V] [--seed S]"); !ok {
 		return code
 	}
-	if iters < 1 || iters > 10_000_000 {
-		fmt.Fprintf(stderr, "milltune spsa: --pairs %d is out of range 1..10000000 (see milltune spsa --help)\n", iters)
-		return 2
+	if err := cli.CheckRange("--pairs", iters, 1, 10_000_000); err != nil {
+		fmt.Fprintf(stderr, "milltune spsa: %v (see milltune spsa --help)\n", err)
+		return cli.ExitUsage
 	}
 	base, err := parseConfig(start)
 	if err != nil {
 		fmt.Fprintf(stderr, "milltune spsa: --start: %v\n", err)
-		return 2
+		return cli.ExitUsage
 	}
 	sp, err := newSPSA(base.params, rate, only)
 	if err != nil {
 		fmt.Fprintf(stderr, "milltune spsa: --tune: %v\n", err)
-		return 2
+		return cli.ExitUsage
 	}
 	type engines struct{ a, b *search.Engine }
 	pairs(ctx, iters, c.workers, func() engines { return engines{search.New(4), search.New(4)} },
@@ -502,7 +499,7 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, sp.String())
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "milltune spsa: interrupted; resume with --start and the weights above")
-		return 130
+		return cli.StoppedCode(ctx)
 	}
 	return 0
 }
@@ -613,7 +610,7 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	if count < 1 || minPieces < 2*c.pc.rules.PiecesAtLeastCount || maxPieces < minPieces {
 		fmt.Fprintf(stderr, "milltune openings: want --count >= 1 and %d <= --min-pieces <= --max-pieces\n", 2*c.pc.rules.PiecesAtLeastCount)
-		return 2
+		return cli.ExitUsage
 	}
 	// Games are played in batches and taken in the order of their seeds, so
 	// the file is the same whatever the number of workers.
