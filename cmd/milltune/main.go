@@ -31,7 +31,7 @@ import (
 	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/cli"
 	"github.com/millengine/millengine/internal/eval"
-	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/match"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
@@ -108,11 +108,7 @@ type pairResult struct {
 func playPair(a, b *search.Engine, pc *playConfig, seed uint64) pairResult {
 	rng := rand.New(rand.NewPCG(seed, 0x6f70656e))
 	open := position.NewGame(pc.rules, position.New(&pc.rules))
-	for i := 0; i < pc.openingPlies && !open.Pos.IsOver(); i++ {
-		var ml movegen.MoveList
-		movegen.Generate(&open.Rules, &open.Pos, &ml)
-		open.Play(ml.Moves[rng.IntN(ml.N)])
-	}
+	match.PlayRandom(open, pc.openingPlies, rng, nil)
 	lim := search.Limits{Nodes: pc.nodes}
 	if pc.depth > 0 {
 		lim = search.Limits{Depth: pc.depth}
@@ -650,11 +646,7 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) i
 func endgameOf(e *search.Engine, pc *playConfig, seed uint64, minPieces, maxPieces int) (string, bool) {
 	rng := rand.New(rand.NewPCG(seed, 0x6f70656e))
 	g := position.NewGame(pc.rules, position.New(&pc.rules))
-	for i := 0; i < pc.openingPlies && !g.Pos.IsOver(); i++ {
-		var ml movegen.MoveList
-		movegen.Generate(&g.Rules, &g.Pos, &ml)
-		g.Play(ml.Moves[rng.IntN(ml.N)])
-	}
+	match.PlayRandom(g, pc.openingPlies, rng, nil)
 	e.NewGame()
 	for ply := 0; ply < pc.maxPlies && !g.Pos.IsOver(); ply++ {
 		p := &g.Pos

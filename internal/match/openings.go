@@ -184,23 +184,37 @@ func RandomOpenings(r rules.Rules, n, k int, seed uint64) ([]Opening, error) {
 	return out, nil
 }
 
-func randomOpening(r rules.Rules, k int, rng *rand.Rand) (Opening, bool) {
-	g := position.NewGame(r, position.New(&r))
+// PlayRandom plays up to k random legal actions on g, each drawn from rng
+// among the legal actions of its position, and stops early when the game
+// ends or an action drawn is not accepted (accept nil takes every action).
+// It reports whether it played all k. It is the one random play of the
+// match openings and of the tuner's.
+func PlayRandom(g *position.Game, k int, rng *rand.Rand, accept func(position.Move) bool) bool {
 	var ml movegen.MoveList
 	for i := 0; i < k; i++ {
+		if g.Pos.IsOver() {
+			return false
+		}
 		movegen.Generate(&g.Rules, &g.Pos, &ml)
 		if ml.N == 0 {
-			return Opening{}, false
+			return false
 		}
 		m := ml.Moves[rng.IntN(ml.N)]
-		if m.Kind() == position.KindRemove {
-			return Opening{}, false
+		if accept != nil && !accept(m) {
+			return false
 		}
 		g.Play(m)
-		if g.Pos.IsOver() {
-			return Opening{}, false
-		}
 	}
+	return true
+}
+
+func randomOpening(r rules.Rules, k int, rng *rand.Rand) (Opening, bool) {
+	g := position.NewGame(r, position.New(&r))
+	noRemoval := func(m position.Move) bool { return m.Kind() != position.KindRemove }
+	if !PlayRandom(g, k, rng, noRemoval) || g.Pos.IsOver() {
+		return Opening{}, false
+	}
+	var ml movegen.MoveList
 	if !undecided(&g.Rules, &g.Pos) {
 		return Opening{}, false
 	}
