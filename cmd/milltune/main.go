@@ -15,14 +15,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
-	"path"
 	"runtime/debug"
-	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -30,11 +25,11 @@ import (
 
 	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/cli"
-	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/match"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
+	"github.com/millengine/millengine/internal/tune"
 )
 
 // version is set by the build: go build -ldflags "-X main.version=v1.2.3".
@@ -84,225 +79,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return cli.ExitUsage
 }
 
-// playConfig is what every game of a run shares: the rules, the opening
-// length and the limit of each move.
-type playConfig struct {
-	rules        rules.Rules
-	openingPlies int // random legal actions before the engines play
-	nodes        uint64
-	depth        int // overrides nodes when positive
-	maxPlies     int // a game this long is a draw
-}
-
-// pairResult is a game pair from a's view: its score (0–2) and how each
-// game ended: outcome +1 a won, 0 a draw, -1 a lost, and the reason.
-type pairResult struct {
-	score   float64
-	w, d, l int
-	outcome [2]int
-	reasons [2]position.Reason
-}
-
-// playPair plays the opening of seed twice, a as white then as black, and
-// returns a's results. It is the one game loop of the screen and the tuner.
-func playPair(a, b *search.Engine, pc *playConfig, seed uint64) pairResult {
-	rng := rand.New(rand.NewPCG(seed, 0x6f70656e))
-	open := position.NewGame(pc.rules, position.New(&pc.rules))
-	match.PlayRandom(open, pc.openingPlies, rng, nil)
-	lim := search.Limits{Nodes: pc.nodes}
-	if pc.depth > 0 {
-		lim = search.Limits{Depth: pc.depth}
-	}
-	var res pairResult
-	for swap := 0; swap < 2; swap++ {
-		g := open.Clone()
-		a.NewGame()
-		b.NewGame()
-		aColor := position.Color(swap)
-		for ply := 0; ply < pc.maxPlies && !g.Pos.IsOver(); ply++ {
-			e := b
-			if g.Pos.SideToMove() == aColor {
-				e = a
-			}
-			g.Play(e.Search(g, lim, nil).BestMove)
-		}
-		outcome, why := g.Pos.Result()
-		res.reasons[swap] = why
-		switch {
-		case !g.Pos.IsOver() || outcome == position.Draw:
-			res.score += 0.5
-			res.d++
-		case outcome == position.Winner(aColor):
-			res.score++
-			res.w++
-			res.outcome[swap] = 1
-		default:
-			res.l++
-			res.outcome[swap] = -1
-		}
-	}
-	return res
-}
-
-// engineConfig is one side of a screen: search options and evaluation weights.
-type engineConfig struct {
-	opts   search.Options
-	params eval.Params
-}
-
-// newEngine returns an engine set up as c, with a small table.
-func (c *engineConfig) newEngine() *search.Engine {
-	e := search.New(8)
-	e.SetOptions(c.opts)
-	p := c.params
-	e.SetEvalParams(&p)
-	return e
-}
-
-// weight is a tunable evaluation weight: its name and where it lives.
-type weight struct {
-	name string
-	get  func(*eval.Params) *int
-	c    float64 // SPSA perturbation
-}
-
-var stageNames = [...]string{"placing", "moving", "flying"}
-
-// weights lists every evaluation weight of every stage, from eval's table of
-// features.
-func weights() []weight {
-	var ws []weight
-	for s := range stageNames {
-		for f, info := range eval.Features {
-			ws = append(ws, weight{name: stageNames[s] + "." + info.Name, c: info.SPSA,
-				get: func(p *eval.Params) *int { return &p.W[s][f] }})
-		}
-	}
-	return ws
-}
-
-// parseConfig reads "Name=Value,…" into a configuration that starts from the
-// engine's defaults.
-func parseConfig(spec string) (engineConfig, error) {
-	c := engineConfig{opts: search.DefaultOptions(), params: eval.DefaultParams}
-	ws := weights()
-	for _, item := range strings.Split(spec, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		name, val, ok := strings.Cut(item, "=")
-		if !ok {
-			return c, fmt.Errorf("%q: want Name=Value", item)
-		}
-		switch strings.ToLower(name) {
-		case "maxquiescencedepth":
-			v, err := intIn(name, val, 0, search.MaxQuiescenceDepth)
-			if err != nil {
-				return c, err
-			}
-			c.opts.MaxQuiescenceDepth = v
-			continue
-		case "contempt":
-			v, err := intIn(name, val, -search.MaxContempt, search.MaxContempt)
-			if err != nil {
-				return c, err
-			}
-			c.opts.Contempt = v
-			continue
-		case "algorithm":
-			a, err := search.ParseAlgorithm(val)
-			if err != nil {
-				return c, err
-			}
-			c.opts.Algorithm = a
-			continue
-		}
-		i := slices.IndexFunc(ws, func(w weight) bool { return strings.EqualFold(w.name, name) })
-		if i < 0 {
-			return c, fmt.Errorf("%q: unknown option or weight (weights are stage.Name, e.g. moving.Mobility)", name)
-		}
-		v, err := strconv.Atoi(val)
-		if err != nil {
-			return c, fmt.Errorf("%s=%s: not an integer", name, val)
-		}
-		*ws[i].get(&c.params) = v
-	}
-	return c, nil
-}
-
-// intIn parses the value of the configuration option name, an integer in
-// lo..hi.
-func intIn(name, val string, lo, hi int) (int, error) {
-	v, err := strconv.Atoi(val)
-	if err != nil || v < lo || v > hi {
-		return 0, fmt.Errorf("%s=%s: want an integer %d..%d", name, val, lo, hi)
-	}
-	return v, nil
-}
-
-// tally sums game pairs from A's view, with the endings of the games each
-// side lost and of the draws: losses are what a change against blockades
-// or blunders must lower, in a game that is a draw with perfect play.
-type tally struct {
-	w, d, l int
-	reasons [3]map[string]int // by outcome+1: A lost, draws, B lost
-}
-
-func newTally() *tally {
-	return &tally{reasons: [3]map[string]int{{}, {}, {}}}
-}
-
-func (t *tally) add(r pairResult) {
-	t.w += r.w
-	t.d += r.d
-	t.l += r.l
-	for i, why := range r.reasons {
-		t.reasons[r.outcome[i]+1][why.String()]++
-	}
-}
-
-// endings lists the reasons of one outcome, most frequent first.
-func endings(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	var ends []string
-	for _, k := range keys {
-		ends = append(ends, fmt.Sprintf("%s %d", k, m[k]))
-	}
-	if len(ends) == 0 {
-		return "none"
-	}
-	return strings.Join(ends, ", ")
-}
-
-// String is the screen's result line: W-D-L from A's view, score and Elo.
-func (t *tally) String() string {
-	n := float64(t.w + t.d + t.l)
-	if n == 0 {
-		return "no games"
-	}
-	s := (float64(t.w) + float64(t.d)/2) / n
-	elo := math.Inf(1)
-	if s < 1 {
-		elo = -400 * math.Log10(1/s-1)
-	}
-	return fmt.Sprintf("A vs B: +%d =%d -%d, score %.3f, Elo %+.1f (%d games)\n"+
-		"  A lost: %s\n  B lost: %s\n  drawn: %s",
-		t.w, t.d, t.l, s, elo, t.w+t.d+t.l, endings(t.reasons[0]), endings(t.reasons[2]), endings(t.reasons[1]))
-}
-
 // common holds the flags both commands share: how the games are played.
 type common struct {
-	pc      playConfig
+	pc      tune.PlayConfig
 	variant string
 	seed    uint64
 	workers int
@@ -310,10 +89,10 @@ type common struct {
 
 // flags adds the shared flags to fs.
 func (c *common) flags(fs *pflag.FlagSet) {
-	fs.Uint64Var(&c.pc.nodes, "nodes", 20000, "nodes per move")
-	fs.IntVar(&c.pc.depth, "depth", 0, "depth per move instead of a node budget")
-	fs.IntVar(&c.pc.openingPlies, "opening-plies", 4, "random legal actions before the engines play")
-	fs.IntVar(&c.pc.maxPlies, "max-plies", 400, "a game this long is a draw")
+	fs.Uint64Var(&c.pc.Nodes, "nodes", 20000, "nodes per move")
+	fs.IntVar(&c.pc.Depth, "depth", 0, "depth per move instead of a node budget")
+	fs.IntVar(&c.pc.OpeningPlies, "opening-plies", 4, "random legal actions before the engines play")
+	fs.IntVar(&c.pc.MaxPlies, "max-plies", 400, "a game this long is a draw")
 	fs.StringVar(&c.variant, "variant", rules.Presets[0].Key, "rule preset")
 	fs.Uint64Var(&c.seed, "seed", 1, "first opening seed (pair i uses seed+i)")
 	fs.IntVar(&c.workers, "workers", 2, "games played at once")
@@ -363,46 +142,20 @@ func (c *common) check() error {
 	if !ok {
 		return fmt.Errorf("--variant %q: unknown (want one of %s)", c.variant, strings.Join(rules.PresetKeys(), ", "))
 	}
-	pc.rules = p.Rules
+	pc.Rules = p.Rules
 	switch {
-	case pc.nodes < 1 && pc.depth < 1:
+	case pc.Nodes < 1 && pc.Depth < 1:
 		return errors.New("--nodes or --depth must be positive")
-	case pc.depth < 0 || pc.depth >= search.MaxPly:
-		return fmt.Errorf("--depth %d is out of range 1..%d", pc.depth, search.MaxPly-1)
-	case pc.openingPlies < 0 || pc.openingPlies > 30:
-		return fmt.Errorf("--opening-plies %d is out of range 0..30", pc.openingPlies)
-	case pc.maxPlies < 1:
-		return fmt.Errorf("--max-plies %d must be positive", pc.maxPlies)
+	case pc.Depth < 0 || pc.Depth >= search.MaxPly:
+		return fmt.Errorf("--depth %d is out of range 1..%d", pc.Depth, search.MaxPly-1)
+	case pc.OpeningPlies < 0 || pc.OpeningPlies > 30:
+		return fmt.Errorf("--opening-plies %d is out of range 0..30", pc.OpeningPlies)
+	case pc.MaxPlies < 1:
+		return fmt.Errorf("--max-plies %d must be positive", pc.MaxPlies)
 	case workers < 1 || workers > 64:
 		return fmt.Errorf("--workers %d is out of range 1..64", workers)
 	}
 	return nil
-}
-
-// pairs runs fn(worker, pair) for pairs 0..n-1 on the given number of
-// goroutines, until they are done or ctx ends. newWorker builds each
-// goroutine's private state (its engines).
-func pairs[W any](ctx context.Context, n, workers int, newWorker func() W, fn func(W, int)) {
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		st := newWorker()
-		wg.Go(func() {
-			for i := range jobs {
-				fn(st, i)
-			}
-		})
-	}
-	for i := 0; i < n; i++ {
-		select {
-		case jobs <- i:
-			continue
-		case <-ctx.Done():
-		}
-		break
-	}
-	close(jobs)
-	wg.Wait()
 }
 
 func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -423,23 +176,23 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "milltune screen: %v (see milltune screen --help)\n", err)
 		return cli.ExitUsage
 	}
-	cfgA, errA := parseConfig(specA)
-	cfgB, errB := parseConfig(specB)
+	cfgA, errA := tune.ParseConfig(specA)
+	cfgB, errB := tune.ParseConfig(specB)
 	if err := errors.Join(errA, errB); err != nil {
 		fmt.Fprintf(stderr, "milltune screen: %v\n", err)
 		return cli.ExitUsage
 	}
 	var mu sync.Mutex
-	t := newTally()
+	t := tune.NewTally()
 	n := (games + 1) / 2
 	type engines struct{ a, b *search.Engine }
-	pairs(ctx, n, c.workers, func() engines { return engines{cfgA.newEngine(), cfgB.newEngine()} },
+	tune.Pairs(ctx, n, c.workers, func() engines { return engines{cfgA.NewEngine(), cfgB.NewEngine()} },
 		func(es engines, i int) {
-			r := playPair(es.a, es.b, &c.pc, c.seed+uint64(i))
+			r := tune.PlayPair(es.a, es.b, &c.pc, c.seed+uint64(i))
 			mu.Lock()
 			defer mu.Unlock()
-			t.add(r)
-			fmt.Fprintf(stderr, "\rgame %d/%d: A vs B +%d =%d -%d", t.w+t.d+t.l, 2*n, t.w, t.d, t.l)
+			t.Add(r)
+			fmt.Fprintf(stderr, "\rgame %d/%d: A vs B +%d =%d -%d", t.W+t.D+t.L, 2*n, t.W, t.D, t.L)
 		})
 	fmt.Fprintln(stderr)
 	fmt.Fprintln(stdout, t.String())
@@ -463,7 +216,7 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c.flags(fs)
 	fs.IntVar(&iters, "pairs", 2000, "game pairs (SPSA iterations)")
 	fs.StringVar(&start, "start", "", "weights to start from, as a configuration (empty: the engine's)")
-	fs.Float64Var(&rate, "rate", 0.03, "step per game pair, as a fraction of a weight's perturbation")
+	fs.Float64Var(&rate, "rate", 0.03, "step per game pair, as a fraction of a Weight's perturbation")
 	if code, ok := c.parse(fs, args, stdout, stderr, "spsa", "Usage: milltune spsa [--pairs N] [--nodes N] [--start CONFIG] [--variant V] [--seed S]"); !ok {
 		return code
 	}
@@ -471,24 +224,24 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "milltune spsa: %v (see milltune spsa --help)\n", err)
 		return cli.ExitUsage
 	}
-	base, err := parseConfig(start)
+	base, err := tune.ParseConfig(start)
 	if err != nil {
 		fmt.Fprintf(stderr, "milltune spsa: --start: %v\n", err)
 		return cli.ExitUsage
 	}
-	sp, err := newSPSA(base.params, rate, only)
+	sp, err := tune.NewSPSA(base.Params, rate, only)
 	if err != nil {
 		fmt.Fprintf(stderr, "milltune spsa: --tune: %v\n", err)
 		return cli.ExitUsage
 	}
 	type engines struct{ a, b *search.Engine }
-	pairs(ctx, iters, c.workers, func() engines { return engines{search.New(4), search.New(4)} },
+	tune.Pairs(ctx, iters, c.workers, func() engines { return engines{search.New(4), search.New(4)} },
 		func(es engines, it int) {
-			pa, pb, delta := sp.perturb(c.seed + uint64(it))
+			pa, pb, delta := sp.Perturb(c.seed + uint64(it))
 			es.a.SetEvalParams(&pa)
 			es.b.SetEvalParams(&pb)
-			r := playPair(es.a, es.b, &c.pc, c.seed+uint64(it))
-			if done := sp.step(delta, r.score-1); done%100 == 0 {
+			r := tune.PlayPair(es.a, es.b, &c.pc, c.seed+uint64(it))
+			if done := sp.Step(delta, r.Score-1); done%100 == 0 {
 				fmt.Fprintf(stderr, "after %d pairs: %s\n", done, sp.String())
 			}
 		})
@@ -498,89 +251,6 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cli.StoppedCode(ctx)
 	}
 	return 0
-}
-
-// spsa is the tuner's state: the current weights (as reals) and their
-// perturbations, shared by the goroutines that play the pairs.
-type spsa struct {
-	mu    sync.Mutex
-	ws    []weight
-	base  eval.Params
-	theta []float64
-	rate  float64
-	done  int
-}
-
-// newSPSA starts the tuner at start; only, if not empty, restricts it to the
-// weights whose names match one of its patterns (path.Match, case-insensitive).
-func newSPSA(start eval.Params, rate float64, only []string) (*spsa, error) {
-	sp := &spsa{base: start, rate: rate}
-	matched := make([]bool, len(only))
-	for _, w := range weights() {
-		if w.c == 0 {
-			continue
-		}
-		keep := len(only) == 0
-		for i, pat := range only {
-			ok, err := path.Match(strings.ToLower(pat), strings.ToLower(w.name))
-			if err != nil {
-				return nil, fmt.Errorf("%q: %v", pat, err)
-			}
-			if ok {
-				keep, matched[i] = true, true
-			}
-		}
-		if keep {
-			sp.ws = append(sp.ws, w)
-			sp.theta = append(sp.theta, float64(*w.get(&start)))
-		}
-	}
-	for i, ok := range matched {
-		if !ok {
-			return nil, fmt.Errorf("%q matches no tunable weight", only[i])
-		}
-	}
-	return sp, nil
-}
-
-// perturb returns the two weight sets of one iteration, θ+cΔ and θ−cΔ, with
-// the random signs Δ drawn from seed.
-func (sp *spsa) perturb(seed uint64) (a, b eval.Params, delta []float64) {
-	rng := rand.New(rand.NewPCG(seed, 0x73707361))
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	a, b = sp.base, sp.base
-	delta = make([]float64, len(sp.ws))
-	for i, w := range sp.ws {
-		delta[i] = float64(rng.IntN(2)*2 - 1)
-		*w.get(&a) = int(math.Round(sp.theta[i] + w.c*delta[i]))
-		*w.get(&b) = int(math.Round(sp.theta[i] - w.c*delta[i]))
-	}
-	return a, b, delta
-}
-
-// step moves θ by the result (−1..+1 from θ+cΔ's view) of one pair and
-// returns the number of pairs done.
-func (sp *spsa) step(delta []float64, result float64) int {
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	for i, w := range sp.ws {
-		sp.theta[i] += sp.rate * w.c * result * delta[i]
-	}
-	sp.done++
-	return sp.done
-}
-
-// String lists the weights as a configuration that --start (and screen's
-// --a/--b) accept.
-func (sp *spsa) String() string {
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	parts := make([]string, len(sp.ws))
-	for i, w := range sp.ws {
-		parts[i] = fmt.Sprintf("%s=%d", w.name, int(math.Round(sp.theta[i])))
-	}
-	return strings.Join(parts, ",")
 }
 
 // runOpenings writes openings that reach the endgame: each is the first
@@ -604,8 +274,8 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if code, ok := c.parse(fs, args, stdout, stderr, "openings", "Usage: milltune openings [--count N] [--max-pieces N] [--min-pieces N] [--nodes N] [--seed S]"); !ok {
 		return code
 	}
-	if count < 1 || minPieces < 2*c.pc.rules.PiecesAtLeastCount || maxPieces < minPieces {
-		fmt.Fprintf(stderr, "milltune openings: want --count >= 1 and %d <= --min-pieces <= --max-pieces\n", 2*c.pc.rules.PiecesAtLeastCount)
+	if count < 1 || minPieces < 2*c.pc.Rules.PiecesAtLeastCount || maxPieces < minPieces {
+		fmt.Fprintf(stderr, "milltune openings: want --count >= 1 and %d <= --min-pieces <= --max-pieces\n", 2*c.pc.Rules.PiecesAtLeastCount)
 		return cli.ExitUsage
 	}
 	// Games are played in batches and taken in the order of their seeds, so
@@ -616,7 +286,7 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	for batch := 0; len(found) < count && batch < 50 && ctx.Err() == nil; batch++ {
 		n := 2 * count
 		fens := make([]string, n)
-		pairs(ctx, n, c.workers, func() *search.Engine { return search.New(8) }, func(e *search.Engine, i int) {
+		tune.Pairs(ctx, n, c.workers, func() *search.Engine { return search.New(8) }, func(e *search.Engine, i int) {
 			if fen, ok := endgameOf(e, &c.pc, c.seed+uint64(batch*n+i), minPieces, maxPieces); ok {
 				fens[i] = fen
 			}
@@ -643,19 +313,19 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) i
 
 // endgameOf plays one self-play game from the random opening of seed and
 // returns the FEN of its first position in the wanted range.
-func endgameOf(e *search.Engine, pc *playConfig, seed uint64, minPieces, maxPieces int) (string, bool) {
+func endgameOf(e *search.Engine, pc *tune.PlayConfig, seed uint64, minPieces, maxPieces int) (string, bool) {
 	rng := rand.New(rand.NewPCG(seed, 0x6f70656e))
-	g := position.NewGame(pc.rules, position.New(&pc.rules))
-	match.PlayRandom(g, pc.openingPlies, rng, nil)
+	g := position.NewGame(pc.Rules, position.New(&pc.Rules))
+	match.PlayRandom(g, pc.OpeningPlies, rng, nil)
 	e.NewGame()
-	for ply := 0; ply < pc.maxPlies && !g.Pos.IsOver(); ply++ {
+	for ply := 0; ply < pc.MaxPlies && !g.Pos.IsOver(); ply++ {
 		p := &g.Pos
 		n := p.OnBoard(position.White) + p.OnBoard(position.Black)
 		if p.InHand(position.White) == 0 && p.InHand(position.Black) == 0 && p.Action() != position.Remove &&
 			n >= minPieces && n <= maxPieces {
 			return p.FEN(), true
 		}
-		g.Play(e.Search(g, search.Limits{Nodes: pc.nodes}, nil).BestMove)
+		g.Play(e.Search(g, search.Limits{Nodes: pc.Nodes}, nil).BestMove)
 	}
 	return "", false
 }

@@ -3,15 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"math"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
-	"github.com/millengine/millengine/internal/search"
 )
 
 func runArgs(t *testing.T, args ...string) (int, string, string) {
@@ -42,86 +39,6 @@ func TestScreenDeterministic(t *testing.T) {
 	_, b, _ := runArgs(t, "screen", "--games", "4", "--nodes", "600", "--a", "MaxQuiescenceDepth=0", "--workers", "2")
 	if a != b || a == "" {
 		t.Fatalf("one worker: %q, two workers: %q", a, b)
-	}
-}
-
-func TestParseConfig(t *testing.T) {
-	c, err := parseConfig("moving.Mobility=9, MaxQuiescenceDepth=3,algorithm=pvs,FLYING.doublethreat=-4,Contempt=-20")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := eval.DefaultParams
-	want.W[eval.StageMoving][eval.Mobility] = 9
-	want.W[eval.StageFlying][eval.DoubleThreat] = -4
-	if c.params != want {
-		t.Errorf("params %+v", c.params)
-	}
-	if c.opts.MaxQuiescenceDepth != 3 || c.opts.Algorithm != search.PVS || c.opts.Contempt != -20 {
-		t.Errorf("options %+v", c.opts)
-	}
-	for spec, msg := range map[string]string{
-		"moving.Mobility":        `"moving.Mobility": want Name=Value`,
-		"moving.Speed=3":         `"moving.Speed": unknown option or weight (weights are stage.Name, e.g. moving.Mobility)`,
-		"moving.Mobility=x":      `moving.Mobility=x: not an integer`,
-		"MaxQuiescenceDepth=9":   `MaxQuiescenceDepth=9: want an integer 0..4`,
-		"Algorithm=minimax":      `algorithm "minimax": want mtdf, alphabeta or pvs (or 0, 1, 2)`,
-		"Contempt=101":           `Contempt=101: want an integer -100..100`,
-		"placing.Pending=1,bad=": `"bad": unknown option or weight (weights are stage.Name, e.g. moving.Mobility)`,
-	} {
-		if _, err := parseConfig(spec); err == nil || err.Error() != msg {
-			t.Errorf("%q: error %v, want %q", spec, err, msg)
-		}
-	}
-}
-
-// SPSA moves every tuned weight by rate·c·result·Δ, and prints weights that
-// parseConfig reads back.
-func TestSPSAStep(t *testing.T) {
-	sp, err := newSPSA(eval.DefaultParams, 0.5, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b, delta := sp.perturb(7)
-	for i, w := range sp.ws {
-		base := *w.get(&sp.base)
-		if got, want := *w.get(&a)-*w.get(&b), int(2*w.c*delta[i]); got < want-1 || got > want+1 {
-			t.Fatalf("%s: θ+cΔ − θ−cΔ = %d, want about %d (base %d)", w.name, got, want, base)
-		}
-	}
-	sp.step(delta, 1) // θ+cΔ won the pair
-	for i, w := range sp.ws {
-		want := float64(*w.get(&sp.base)) + 0.5*w.c*delta[i]
-		if sp.theta[i] != want {
-			t.Fatalf("%s: θ %v, want %v", w.name, sp.theta[i], want)
-		}
-	}
-	c, err := parseConfig(sp.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, w := range sp.ws {
-		if got := *w.get(&c.params); got != int(math.Round(sp.theta[i])) {
-			t.Fatalf("%s: read back %d from θ %v", w.name, got, sp.theta[i])
-		}
-	}
-}
-
-// --tune restricts SPSA to the weights its patterns match; a pattern that
-// matches nothing is an error.
-func TestSPSATuneOnly(t *testing.T) {
-	sp, err := newSPSA(eval.DefaultParams, 0.5, []string{"moving.cramped", "*.LastExit"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, w := range sp.ws {
-		names = append(names, w.name)
-	}
-	if got, want := strings.Join(names, " "), "placing.LastExit moving.LastExit moving.Cramped flying.LastExit"; got != want {
-		t.Fatalf("tuned %q, want %q", got, want)
-	}
-	if _, err := newSPSA(eval.DefaultParams, 0.5, []string{"moving.Nothing"}); err == nil || err.Error() != `"moving.Nothing" matches no tunable weight` {
-		t.Fatalf("error %v", err)
 	}
 }
 
