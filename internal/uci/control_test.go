@@ -437,10 +437,11 @@ func TestInfiniteInfoLinesAgree(t *testing.T) {
 }
 
 // deafBound is how late an answer during a long job (bench 60, go perft 9:
-// minutes each) may come. A loop that waited for the job would answer
-// minutes late; a loaded CI machine has delayed a prompt answer by 2.3 s
-// once, so the bound sits between the two.
-const deafBound = 5 * time.Second
+// minutes each) may come: a hang guard, not a latency figure. A loop that
+// waited for the job would answer minutes late; a loaded CI machine has
+// delayed a prompt answer by 2.3 s once, so the bound sits well above that
+// and well below the jobs' length.
+const deafBound = 20 * time.Second
 
 // go perft runs off the loop like a search: isready is answered while it
 // counts, and stop ends it with the counts it has finished, whose sum is the
