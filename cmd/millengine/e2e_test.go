@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,180 +16,44 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
-// The end-to-end tests build the real binary once (and once more with -race
-// when the tests run under the race detector) and drive it through pipes.
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-	binDir    string
+func TestMain(m *testing.M) { testkit.Main(m) }
 
-	raceOnce sync.Once
-	racePath string
-	raceErr  error
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// binary returns the path of the engine built with a fixed version.
+// binary returns the engine built once with the version "e2e-test"; the
+// end-to-end tests drive it through pipes.
 func binary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		if binDir, buildErr = os.MkdirTemp("", "millengine-e2e-"); buildErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "millengine")
-		buildErr = buildEngine(binPath)
-	})
-	if buildErr != nil {
-		t.Skipf("cannot build the engine: %v", buildErr)
-	}
-	return binPath
+	return testkit.Binary(t, "./cmd/millengine", "e2e-test")
 }
 
 // raceBinary returns the engine built with -race when the tests run under
 // the race detector, and the plain binary otherwise.
 func raceBinary(t *testing.T) string {
 	t.Helper()
-	plain := binary(t)
 	if !raceEnabled {
-		return plain
+		return binary(t)
 	}
-	raceOnce.Do(func() {
-		racePath = filepath.Join(binDir, "millengine-race")
-		raceErr = buildEngine(racePath, "-race")
-	})
-	if raceErr != nil {
-		t.Skipf("cannot build the engine with -race: %v", raceErr)
-	}
-	return racePath
-}
-
-func buildEngine(out string, flags ...string) error {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		return fmt.Errorf("go tool not found: %w", err)
-	}
-	args := append([]string{"build"}, flags...)
-	args = append(args, "-ldflags", "-X main.version=e2e-test", "-o", out, ".")
-	if b, err := exec.Command(goTool, args...).CombinedOutput(); err != nil {
-		return fmt.Errorf("go build: %v\n%s", err, b)
-	}
-	return nil
+	return testkit.Binary(t, "./cmd/millengine", "e2e-test", "-race")
 }
 
 // proc is a running engine process.
-type proc struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	lines  chan string
-	stderr *strings.Builder
-	exited chan struct{} // closed when the process has ended
-	err    error         // its exit status, once exited is closed
-}
+type proc struct{ *testkit.Proc }
 
-func startProc(t *testing.T, args ...string) *proc {
+func startProc(t *testing.T, args ...string) proc {
 	t.Helper()
 	return startBinary(t, binary(t), args...)
 }
 
-func startBinary(t *testing.T, bin string, args ...string) *proc {
+func startBinary(t *testing.T, bin string, args ...string) proc {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{t: t, cmd: cmd, in: in, lines: make(chan string, 1024), stderr: &strings.Builder{}, exited: make(chan struct{})}
-	cmd.Stderr = &lockedWriter{w: p.stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			p.lines <- sc.Text()
-		}
-		close(p.lines)
-		// Wait only after the output is read to its end: it closes the pipe.
-		p.err = cmd.Wait()
-		close(p.exited)
-	}()
-	t.Cleanup(func() {
-		in.Close()
-		select {
-		case <-p.exited:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-		}
-	})
-	return p
+	return proc{testkit.Start(t, bin, args...)}
 }
 
-// lockedWriter makes a strings.Builder safe for the exec package's copier.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  *strings.Builder
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// wait waits for the process to end and returns its exit status.
-func (p *proc) wait() error {
-	select {
-	case <-p.exited:
-		return p.err
-	case <-time.After(10 * time.Second):
-		p.t.Fatal("the engine did not exit")
-		return nil
-	}
-}
-
-func (p *proc) send(lines ...string) {
-	p.t.Helper()
-	for _, l := range lines {
-		if _, err := io.WriteString(p.in, l+"\n"); err != nil {
-			p.t.Fatalf("writing %q: %v", l, err)
-		}
-	}
-}
-
-// until reads lines until one starts with prefix.
-func (p *proc) until(prefix string) []string {
-	p.t.Helper()
-	var got []string
-	for {
-		select {
-		case l, ok := <-p.lines:
-			if !ok {
-				p.t.Fatalf("engine output ended while waiting for %q; got %q", prefix, got)
-			}
-			got = append(got, l)
-			if strings.HasPrefix(l, prefix) {
-				return got
-			}
-		case <-time.After(10 * time.Second):
-			p.t.Fatalf("no %q within 10s; got %q", prefix, got)
-		}
-	}
-}
+func (p proc) wait() error                  { return p.Wait() }
+func (p proc) send(lines ...string)         { p.Send(lines...) }
+func (p proc) until(prefix string) []string { return p.Until(prefix) }
 
 // A whole game of the binary against itself at depth 2: every bestmove is
 // legal in our own copy of the game, every pv is legal, and the game ends by
@@ -221,11 +82,11 @@ func TestEndToEndSelfPlay(t *testing.T) {
 	}
 	p.send("quit")
 	if err := p.wait(); err != nil {
-		t.Fatalf("exit: %v\nstderr:\n%s", err, p.stderr)
+		t.Fatalf("exit: %v\nstderr:\n%s", err, p.Stderr())
 	}
 	t.Logf("%d plies: %s (%s)", len(moves), res, why)
-	if !strings.Contains(p.stderr.String(), "line=quit") {
-		t.Errorf("debug log on stderr lacks the commands:\n%s", p.stderr)
+	if !strings.Contains(p.Stderr(), "line=quit") {
+		t.Errorf("debug log on stderr lacks the commands:\n%s", p.Stderr())
 	}
 }
 
@@ -267,10 +128,10 @@ func TestEndToEndThreads2(t *testing.T) {
 	}
 	p.send("quit")
 	if err := p.wait(); err != nil {
-		t.Fatalf("exit: %v\nstderr:\n%s", err, p.stderr)
+		t.Fatalf("exit: %v\nstderr:\n%s", err, p.Stderr())
 	}
-	if strings.Contains(p.stderr.String(), "DATA RACE") {
-		t.Fatalf("race report:\n%s", p.stderr)
+	if strings.Contains(p.Stderr(), "DATA RACE") {
+		t.Fatalf("race report:\n%s", p.Stderr())
 	}
 	res, why := g.Pos.Result()
 	t.Logf("race detector in the binary: %v; %d plies: %s (%s)", raceEnabled, len(moves), res, why)
@@ -278,7 +139,7 @@ func TestEndToEndThreads2(t *testing.T) {
 
 // startGame starts a game with the N-move rule at 30 (so that self-play ends
 // soon) in the engine and in our own copy, which it returns.
-func startGame(p *proc) *position.Game {
+func startGame(p proc) *position.Game {
 	p.send("setoption name NMoveRule value 30", "ucinewgame", "isready")
 	p.until("readyok")
 	r := rules.Default()
@@ -323,20 +184,8 @@ func playAnswer(t *testing.T, g *position.Game, ply int, lines []string, readyok
 
 func isBestmove(l string) bool { return strings.HasPrefix(l, "bestmove ") }
 
-// next reads one line.
-func (p *proc) next() string {
-	p.t.Helper()
-	select {
-	case l, ok := <-p.lines:
-		if !ok {
-			p.t.Fatal("engine output ended")
-		}
-		return l
-	case <-time.After(10 * time.Second):
-		p.t.Fatal("no line within 10s")
-		return ""
-	}
-}
+// next reads one line; the end of the output fails the test.
+func (p proc) next() string { return p.Line() }
 
 // TestLatency measures, on the real binary, the time from stop to bestmove
 // and from quit to the end of the process during go infinite, and logs the
@@ -441,7 +290,7 @@ func TestSignalDuringBench(t *testing.T) {
 		t.Fatalf("readyok %v after isready during bench", el)
 	}
 	start = time.Now()
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	code := exitCode(t, p.wait())
@@ -449,7 +298,7 @@ func TestSignalDuringBench(t *testing.T) {
 		t.Fatalf("exit %v after SIGTERM", el)
 	}
 	if code != 143 {
-		t.Fatalf("exit status %d after SIGTERM, want 143; stderr %s", code, p.stderr)
+		t.Fatalf("exit status %d after SIGTERM, want 143; stderr %s", code, p.Stderr())
 	}
 }
 
@@ -457,7 +306,7 @@ func TestSignalDuringBench(t *testing.T) {
 func TestBenchInterrupted(t *testing.T) {
 	p := startProc(t, "bench", "--depth", "60", "--hash", "1")
 	time.Sleep(300 * time.Millisecond)
-	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+	if err := p.Cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
 	lines := p.until("Nodes/second: ")

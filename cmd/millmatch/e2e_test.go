@@ -6,35 +6,18 @@ import (
 	"bufio"
 	"errors"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
-)
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // binary returns millmatch built with the version "e2e-test".
 func binary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir := filepath.Dir(randomEngine) // TestMain's directory, removed at the end
-		binPath = filepath.Join(dir, "millmatch")
-		out, err := exec.Command("go", "build", "-ldflags", "-X main.version=e2e-test", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = errors.New(string(out))
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("go build: %v", buildErr)
-	}
-	return binPath
+	return testkit.Binary(t, "./cmd/millmatch", "e2e-test")
 }
 
 func TestBinaryVersion(t *testing.T) {

@@ -18,28 +18,20 @@ import (
 
 	"github.com/millengine/millengine/internal/cli"
 	"github.com/millengine/millengine/internal/match"
-	"github.com/millengine/millengine/internal/match/matchtest"
 	"github.com/millengine/millengine/internal/record"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 var randomEngine string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "millmatch-cmd-test-")
-	if err != nil {
+	var err error
+	if randomEngine, err = testkit.Build("./testdata/engines/randomengine", "test"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	randomEngine, err = matchtest.BuildRandomEngine(dir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testkit.Main(m)
 }
 
 func runArgs(args ...string) (int, string, string) {
@@ -317,7 +309,7 @@ func TestRunMatch(t *testing.T) {
 }
 
 func TestRunOpeningsFileAndVariant(t *testing.T) {
-	root, err := matchtest.ModuleRoot()
+	root, err := testkit.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

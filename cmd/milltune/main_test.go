@@ -9,6 +9,7 @@ import (
 
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 func runArgs(t *testing.T, args ...string) (int, string, string) {
@@ -85,10 +86,7 @@ func TestOpenings(t *testing.T) {
 			t.Fatalf("line %q", l)
 		}
 		seen[fen] = true
-		p, err := position.ParseFEN(&r, fen)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testkit.Position(t, &r, fen)
 		n := p.OnBoard(position.White) + p.OnBoard(position.Black)
 		if p.InHand(position.White)+p.InHand(position.Black) != 0 || n < 8 || n > 11 || p.IsOver() || p.Action() == position.Remove {
 			t.Fatalf("%s: not an opening of the range", fen)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // file3v3 returns the bytes of the shared standard 3v3 file.
@@ -146,10 +147,7 @@ func TestProbeOtherRules(t *testing.T) {
 		if tc.edit != nil {
 			tc.edit(&r)
 		}
-		p, err := position.ParseFEN(&r, fen)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testkit.Position(t, &r, fen)
 		_, ok := tb.Probe(&r, &p)
 		why := tb.Why(&r, &p)
 		if ok != tc.ok || !strings.Contains(why, tc.why) || (tc.ok && why != "") {

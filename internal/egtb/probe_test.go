@@ -11,6 +11,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 func TestValue(t *testing.T) {
@@ -67,14 +68,6 @@ func fenOf(white, black []string, side string, whiteRemoves int) string {
 	return f
 }
 
-func parse(t testing.TB, r *rules.Rules, fen string) position.Position {
-	p, err := position.ParseFEN(r, fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // Positions checked by hand.
 func TestProbeHandChecked(t *testing.T) {
 	tb := sharedTables(t)
@@ -82,7 +75,7 @@ func TestProbeHandChecked(t *testing.T) {
 	// White threatens a7-d7-g7 (a1 flies to g7) and a7-a4-a1 (d7 flies to
 	// a4); Black cannot close a mill in one and blocks only one point.
 	threat := func(side string) position.Position {
-		return parse(t, &r, fenOf([]string{"a7", "d7", "a1"}, []string{"c5", "e3", "f2"}, side, 0))
+		return testkit.Position(t, &r, fenOf([]string{"a7", "d7", "a1"}, []string{"c5", "e3", "f2"}, side, 0))
 	}
 	p := threat("b")
 	if v, ok := tb.Probe(&r, &p); !ok || v != Loss(1) {
@@ -110,8 +103,8 @@ func TestProbeHandChecked(t *testing.T) {
 	// A pending removal: Black's c3-d3-e3 is a mill, so only b2 may go; the
 	// value is that of Black to move afterwards, turned, which is White's
 	// value of the action that closed the mill.
-	p = parse(t, &r, fenOf([]string{"a7", "d7", "g7"}, []string{"c3", "d3", "e3", "b2"}, "w", 1))
-	after := parse(t, &r, fenOf([]string{"a7", "d7", "g7"}, []string{"c3", "d3", "e3"}, "b", 0))
+	p = testkit.Position(t, &r, fenOf([]string{"a7", "d7", "g7"}, []string{"c3", "d3", "e3", "b2"}, "w", 1))
+	after := testkit.Position(t, &r, fenOf([]string{"a7", "d7", "g7"}, []string{"c3", "d3", "e3"}, "b", 0))
 	va, ok1 := tb.Probe(&r, &after)
 	v, ok2 := tb.Probe(&r, &p)
 	if !ok1 || !ok2 || v != va.Parent() || va != Win(2) {
@@ -121,12 +114,12 @@ func TestProbeHandChecked(t *testing.T) {
 		t.Errorf("pending removal: actions %v", acts)
 	}
 	// The slide that closed the mill has the same value.
-	before := parse(t, &r, fenOf([]string{"a7", "d7", "g4"}, []string{"c3", "d3", "e3", "b2"}, "w", 0))
+	before := testkit.Position(t, &r, fenOf([]string{"a7", "d7", "g4"}, []string{"c3", "d3", "e3", "b2"}, "w", 0))
 	if av, ok := tb.ActionValue(&r, &before, position.MakeSlide(mustSquare("g4"), mustSquare("g7"))); !ok || av != v {
 		t.Errorf("g4-g7 closing the mill: %s %t, want %s", av, ok, v)
 	}
 	// Removing a piece from a side with three wins at once.
-	p = parse(t, &r, fenOf([]string{"a7", "d7", "g7"}, []string{"c3", "d3", "b2"}, "w", 1))
+	p = testkit.Position(t, &r, fenOf([]string{"a7", "d7", "g7"}, []string{"c3", "d3", "b2"}, "w", 1))
 	if v, ok := tb.Probe(&r, &p); !ok || v != Win(1) {
 		t.Errorf("winning removal: %s %t", v, ok)
 	}
@@ -136,7 +129,7 @@ func TestProbeHandChecked(t *testing.T) {
 		fenOf([]string{"a7", "d7", "g7", "a1"}, []string{"c3", "d3", "e3"}, "w", 0), // 4v3 is not in the shared directory
 		fenOf([]string{"a7", "d7", "g7", "a1", "d1", "g1"}, []string{"c3", "d3", "e3", "c5", "e5"}, "w", 0),
 	} {
-		p := parse(t, &r, fen)
+		p := testkit.Position(t, &r, fen)
 		if v, ok := tb.Probe(&r, &p); ok || tb.Why(&r, &p) == "" {
 			t.Errorf("%s: %s %t, why %q", fen, v, ok, tb.Why(&r, &p))
 		} else {
@@ -153,7 +146,7 @@ func TestProbeBlocked(t *testing.T) {
 	tb := sharedTablesFor(t, p)
 	r := p.Rules()
 	white := []string{"a7", "d7", "g7"}
-	pos := parse(t, &r, fenOf(white, []string{"a4", "d6", "g4"}, "w", 0))
+	pos := testkit.Position(t, &r, fenOf(white, []string{"a4", "d6", "g4"}, "w", 0))
 	if !pos.IsOver() {
 		t.Fatal("the position is not over")
 	}
@@ -169,7 +162,7 @@ func TestProbeBlocked(t *testing.T) {
 		t.Errorf("Probe of a finished game: %q", tb.Why(&r, &pos))
 	}
 	// Black to move from d5 to d6 blocks White.
-	before := parse(t, &r, fenOf(white, []string{"a4", "d5", "g4"}, "b", 0))
+	before := testkit.Position(t, &r, fenOf(white, []string{"a4", "d5", "g4"}, "b", 0))
 	if v, ok := tb.ActionValue(&r, &before, position.MakeSlide(mustSquare("d5"), mustSquare("d6"))); !ok || v != Win(1) {
 		t.Errorf("the blocking slide: %s %t, want win 1", v, ok)
 	}
@@ -186,7 +179,7 @@ func randomPositions(t testing.TB, n int) []position.Position {
 	var out []position.Position
 	for len(out) < n {
 		m, o := randomPosition(rng, 3, 3)
-		p := parse(t, &r, string(appendFEN(nil, m, o)))
+		p := testkit.Position(t, &r, string(appendFEN(nil, m, o)))
 		if len(out)%3 == 2 {
 			// Play a mill-closing action if there is one.
 			var ml movegen.MoveList
@@ -263,7 +256,7 @@ func BenchmarkProbe(b *testing.B) {
 		for len(ps) < 4096 && len(secs) > 0 {
 			s := secs[rng.IntN(len(secs))]
 			m, o := randomPosition(rng, s.M, s.O)
-			if p := parse(b, &r, string(appendFEN(nil, m, o))); !p.IsOver() {
+			if p := testkit.Position(b, &r, string(appendFEN(nil, m, o))); !p.IsOver() {
 				ps = append(ps, p)
 			}
 		}

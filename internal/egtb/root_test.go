@@ -7,22 +7,8 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
-
-// playGame plays moves from fen under the standard rules.
-func playGame(t *testing.T, fen string, moves ...string) *position.Game {
-	t.Helper()
-	r := rules.Default()
-	g := position.NewGame(r, parse(t, &r, fen))
-	for _, tok := range moves {
-		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
-		if err != nil {
-			t.Fatalf("%s: %v", tok, err)
-		}
-		g.Play(m)
-	}
-	return g
-}
 
 // find returns the ranked action with token tok.
 func find(t *testing.T, acts []RootAction, tok string) RootAction {
@@ -41,7 +27,7 @@ func find(t *testing.T, acts []RootAction, tok string) RootAction {
 // position it reaches, and it saves a lost game.
 func TestRankRootRepetition(t *testing.T) {
 	tb := sharedTables(t)
-	g := playGame(t, "*O**@***/O*@****@/*****O** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1",
+	g := testkit.Game(t, rules.Default(), "*O**@***/O*@****@/*****O** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1",
 		"a1-d5", "d3-e4", "d5-a1", "e4-d3", "a1-d5", "d3-e4", "d5-a1", "e4-d3")
 	acts, ok := tb.RankRoot(g)
 	if !ok {
@@ -61,7 +47,7 @@ func TestRankRootRepetition(t *testing.T) {
 		t.Errorf("without history: %v", acts[0])
 	}
 
-	g = playGame(t, "**O@***O/*O******/*@@***** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1",
+	g = testkit.Game(t, rules.Default(), "**O@***O/*O******/*@@***** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1",
 		"f6-f4", "e3-d5", "f4-f6", "d5-e3", "f6-f4", "e3-d5", "f4-f6", "d5-e3")
 	acts, _ = tb.RankRoot(g)
 	if acts[0].Move.String() != "f6-f4" || acts[0].Class != DrawNow || !acts[0].Best || acts[1].Best {
@@ -78,7 +64,7 @@ func TestRankRootRepetition(t *testing.T) {
 func TestRankRootNMoveRule(t *testing.T) {
 	tb := sharedTables(t)
 	fen := "*O**@***/O*@****@/*****O** w m s 3 0 3 0 0 0 0 0 0 0 0 96 1"
-	g := playGame(t, fen)
+	g := testkit.Game(t, rules.Default(), fen)
 	acts, ok := tb.RankRoot(g)
 	if !ok {
 		t.Fatal("not ranked")
@@ -121,7 +107,7 @@ func TestRankRootDrawingReplies(t *testing.T) {
 	checked := 0
 	for tries := 0; tries < 3000 && checked < 30; tries++ {
 		m, o := randomPosition(rng, 3, 3)
-		p := parse(t, &r, string(appendFEN(nil, m, o)))
+		p := testkit.Position(t, &r, string(appendFEN(nil, m, o)))
 		if p.IsOver() {
 			continue
 		}

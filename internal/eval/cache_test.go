@@ -7,6 +7,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // TestEvalCacheAgrees plays random games of every preset through one cache
@@ -132,10 +133,7 @@ func TestEvalCacheTellsApart(t *testing.T) {
 // returned but not kept, and clear empties every slot.
 func TestEvalCacheOutOfRange(t *testing.T) {
 	r := rules.Default()
-	p, err := position.ParseFEN(&r, "@*O@@OO*/O@@OO*@O/**O*O@@* w m s 9 0 8 0 0 0 0 0 0 0 0 0 10")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testkit.Position(t, &r, "@*O@@OO*/O@@OO*@O/**O*O@@* w m s 9 0 8 0 0 0 0 0 0 0 0 0 10")
 	big := DefaultParams
 	big.W[StageMoving][Piece] = 40000
 	want := EvaluateWith(&big, &r, &p)

@@ -8,6 +8,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // mirrorFEN swaps the colours of a FEN: O↔@, side, and the per-side fields.
@@ -69,10 +70,7 @@ func TestFeatures(t *testing.T) {
 	r := rules.Default()
 	// White: d7 g7 (open two, hole a7), a4 a1 (open two a7), d2, f4; black:
 	// e5 e4 e3 (a mill), c3, b2, b6.
-	p, err := position.ParseFEN(&r, "*@@@*@**/**O*O@*@/OO***OO* w m s 6 0 6 0 0 0 0 0 0 0 0 0 20")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testkit.Position(t, &r, "*@@@*@**/**O*O@*@/OO***OO* w m s 6 0 6 0 0 0 0 0 0 0 0 0 20")
 	var f [2]features
 	collectBoth(&r, &p, &f)
 	t.Logf("white %+v black %+v", f[0], f[1])
@@ -95,10 +93,7 @@ func TestFeatures(t *testing.T) {
 // private to neither side.
 func TestBlockadeFeatures(t *testing.T) {
 	r := rules.Default()
-	p, err := position.ParseFEN(&r, "*****@*O/***O****/O@*@**@O w m s 4 0 4 0 0 0 0 0 0 0 0 0 20")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testkit.Position(t, &r, "*****@*O/***O****/O@*@**@O w m s 4 0 4 0 0 0 0 0 0 0 0 0 20")
 	var f [2]features
 	collectBoth(&r, &p, &f)
 	type got struct{ blocked, lastExit, private, cramp, mobility int }

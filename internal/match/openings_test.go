@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/millengine/millengine/internal/match/matchtest"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 func TestParseOpenings(t *testing.T) {
@@ -62,7 +62,7 @@ func TestParseOpeningsErrors(t *testing.T) {
 }
 
 func TestOpeningsFilesParse(t *testing.T) {
-	root, err := matchtest.ModuleRoot()
+	root, err := testkit.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

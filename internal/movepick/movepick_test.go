@@ -7,21 +7,13 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // Init generates and prepares in one call.
 func (pk *Picker) Init(r *rules.Rules, p *position.Position, ttMove position.Move, killers [2]position.Move, hist *History) {
 	pk.Generate(r, p)
 	pk.Prepare(ttMove, killers, hist)
-}
-
-func mustFEN(t *testing.T, r *rules.Rules, fen string) position.Position {
-	t.Helper()
-	p, err := position.ParseFEN(r, fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // TestYieldsEveryMoveOnce: over random positions of every preset, the picker
@@ -106,7 +98,7 @@ func TestMillKnowledge(t *testing.T) {
 	r := rules.Default()
 	// White (to move) has a7 d7 (g7 closes a mill) and d2; black has b6 b2
 	// (b4 closes theirs).
-	p := mustFEN(t, &r, "********/****O@*@/O******O w p p 3 6 2 7 0 0 0 0 0 0 0 0 3")
+	p := testkit.Position(t, &r, "********/****O@*@/O******O w p p 3 6 2 7 0 0 0 0 0 0 0 0 3")
 	got := order(t, &r, &p)
 	if got[0] != "g7" {
 		t.Fatalf("first %v, want the mill g7 (order %v)", got[0], got)
@@ -121,7 +113,7 @@ func TestMillKnowledge(t *testing.T) {
 func TestRemovalOrder(t *testing.T) {
 	r := rules.Default()
 	// White to remove; black has b6 b2 (open two on b4) and a lone c3.
-	p := mustFEN(t, &r, "*****@**/*****@*@/OOO***** w p r 3 6 3 6 1 0 0 0 0 0 0 0 4")
+	p := testkit.Position(t, &r, "*****@**/*****@*@/OOO***** w p r 3 6 3 6 1 0 0 0 0 0 0 0 4")
 	got := order(t, &r, &p)
 	if got[0] != "xb6" && got[0] != "xb2" {
 		t.Fatalf("removal order %v: want b6 or b2 first", got)

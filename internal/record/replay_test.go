@@ -11,6 +11,7 @@ import (
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/record"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // passRules let a blocked side pass; no side flies.
@@ -201,10 +202,7 @@ func TestTurns(t *testing.T) {
 // TestFromEngineSetup writes an engine game that starts with a removal.
 func TestFromEngineSetup(t *testing.T) {
 	r := rules.Default()
-	start, err := position.ParseFEN(&r, fenWhiteRemoves)
-	if err != nil {
-		t.Fatal(err)
-	}
+	start := testkit.Position(t, &r, fenWhiteRemoves)
 	g := position.NewGame(r, start)
 	for _, tok := range []string{"xb4", "e5", "d6"} {
 		m, err := movegen.ParseLegal(&r, &g.Pos, tok)

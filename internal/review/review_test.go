@@ -10,6 +10,7 @@ import (
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // A move from a won table position to a lost one is a blunder whatever the
@@ -22,10 +23,7 @@ func TestAnalyseExactValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tb.Close()
-	start, err := position.ParseFEN(&r, "***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	start := testkit.Position(t, &r, "***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1")
 	g := position.NewGame(r, start)
 	m, err := movegen.ParseLegal(&g.Rules, &g.Pos, "a7-b2") // White throws away a win in one
 	if err != nil {

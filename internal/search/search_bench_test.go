@@ -6,6 +6,7 @@ import (
 
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // benchWorker prepares a worker on the game's position as Search would.
@@ -53,10 +54,7 @@ func startGame() *position.Game {
 
 func movingGame(b *testing.B) *position.Game {
 	r := rules.Default()
-	p, err := position.ParseFEN(&r, "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 0 10")
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := testkit.Position(b, &r, "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 0 10")
 	return position.NewGame(r, p)
 }
 
@@ -119,10 +117,7 @@ func BenchmarkTimeToDepth(b *testing.B) {
 		{"moving1", "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 0 10", 16},
 		{"moving2", "O*@*O**@/@*@O@O@O/*O**@OO@ w m s 8 0 8 0 0 0 0 0 0 0 0 10 17", 16},
 	} {
-		p, err := position.ParseFEN(&r, c.fen)
-		if err != nil {
-			b.Fatal(err)
-		}
+		p := testkit.Position(b, &r, c.fen)
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("pos=%s/depth=%d/threads=%d", c.name, c.depth, threads), func(b *testing.B) {
 				e := New(64)

@@ -15,42 +15,11 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // SetSeed fixes the random source of Shuffling and SkillLevel.
 func (e *Engine) SetSeed(seed uint64) { e.rng = rand.New(rand.NewPCG(seed, 0x6d696c6c)) }
-
-func gameFromFEN(t *testing.T, variant, fen string) *position.Game {
-	t.Helper()
-	preset, ok := rules.PresetByName(variant)
-	if !ok {
-		t.Fatalf("unknown variant %s", variant)
-	}
-	r := preset.Rules
-	p, err := position.ParseFEN(&r, fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return position.NewGame(r, p)
-}
-
-func gameFromTokens(t *testing.T, variant, tokens string) *position.Game {
-	t.Helper()
-	preset, ok := rules.PresetByName(variant)
-	if !ok {
-		t.Fatalf("unknown variant %s", variant)
-	}
-	r := preset.Rules
-	g := position.NewGame(r, position.New(&r))
-	for _, tok := range strings.Fields(tokens) {
-		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Play(m)
-	}
-	return g
-}
 
 // TestForcedWins: positions with a known forced win; the search must find a
 // winning first action and report a mate score with the right turn count.
@@ -72,7 +41,7 @@ func TestForcedWins(t *testing.T) {
 	}
 	for _, algo := range []Algorithm{MTDF, AlphaBeta, PVS} {
 		for _, c := range cases {
-			g := gameFromFEN(t, c.variant, c.fen)
+			g := testkit.Game(t, testkit.Rules(t, c.variant), c.fen)
 			e := New(4)
 			o := e.Options()
 			o.Algorithm = algo
@@ -106,7 +75,7 @@ func TestForcedWins(t *testing.T) {
 func TestPrefersFasterWin(t *testing.T) {
 	// White can win at once; a slower win also exists. The faster one must
 	// be chosen and reported as mate 1.
-	g := gameFromFEN(t, "nine-mens-morris", "***@***@/****@O**/O*O****O w m s 4 0 3 0 0 0 0 0 0 0 0 0 30")
+	g := testkit.Game(t, testkit.Rules(t, "nine-mens-morris"), "***@***@/****@O**/O*O****O w m s 4 0 3 0 0 0 0 0 0 0 0 0 30")
 	e := New(4)
 	res := e.Search(g, Limits{Depth: 8}, nil)
 	if res.BestMove.String() != "g4-g7" || res.Score != ValueMate-2 {
@@ -119,7 +88,7 @@ func TestPrefersFasterWin(t *testing.T) {
 // under the standard rules, and the search must score it as one (a win in
 // one ply), not by the static evaluation of the blocked position.
 func TestBlockadeAtPlacingEnd(t *testing.T) {
-	g := gameFromFEN(t, "nine-mens-morris", "@@******/O@*O@O@O/OOO@@OO@ b p p 9 0 8 1 0 0 0 0 0 0 0 0 9")
+	g := testkit.Game(t, testkit.Rules(t, "nine-mens-morris"), "@@******/O@*O@O@O/OOO@@OO@ b p p 9 0 8 1 0 0 0 0 0 0 0 0 9")
 	for _, depth := range []int{1, 4} {
 		res := New(4).Search(g, Limits{Depth: depth}, nil)
 		if res.BestMove.String() != "f4" || res.Score != ValueMate-1 {
@@ -300,11 +269,11 @@ func TestDriversAgreeWithMinimax(t *testing.T) {
 	var games []*position.Game
 	var depths []int
 	for _, c := range positions {
-		games = append(games, gameFromTokens(t, c.variant, c.tokens))
+		games = append(games, testkit.Game(t, testkit.Rules(t, c.variant), "", c.tokens))
 		depths = append(depths, c.depth)
 	}
 	for _, c := range fens {
-		games = append(games, gameFromFEN(t, c.variant, c.fen))
+		games = append(games, testkit.Game(t, testkit.Rules(t, c.variant), c.fen))
 		depths = append(depths, c.depth)
 	}
 	for i, g := range games {
@@ -418,7 +387,7 @@ func TestBenchStops(t *testing.T) {
 // TestStopAndPonder: an infinite or ponder search returns only after Stop
 // (or PonderHit), and then with a legal move.
 func TestStopAndPonder(t *testing.T) {
-	g := gameFromTokens(t, "nine-mens-morris", "d6 d2")
+	g := testkit.Game(t, testkit.Rules(t, "nine-mens-morris"), "", "d6 d2")
 	for _, lim := range []Limits{{Infinite: true}, {Ponder: true, Depth: 2}} {
 		e := New(4)
 		o := e.Options()
@@ -446,8 +415,8 @@ func TestStopAndPonder(t *testing.T) {
 // TestSkillAndShuffling: weak play is legal and still takes a win; shuffling
 // off is deterministic.
 func TestSkillAndShuffling(t *testing.T) {
-	win := gameFromFEN(t, "nine-mens-morris", "***@***@/****@O**/O*O****O w m s 4 0 3 0 0 0 0 0 0 0 0 0 30")
-	start := gameFromTokens(t, "nine-mens-morris", "")
+	win := testkit.Game(t, testkit.Rules(t, "nine-mens-morris"), "***@***@/****@O**/O*O****O w m s 4 0 3 0 0 0 0 0 0 0 0 0 30")
+	start := testkit.Game(t, testkit.Rules(t, "nine-mens-morris"), "", "")
 	for level := 0; level < 30; level += 7 {
 		e := New(2)
 		e.SetSeed(uint64(level))
@@ -489,7 +458,7 @@ func TestSkillAndShuffling(t *testing.T) {
 
 // TestConcurrentStop: Stop from another goroutine during a threaded search.
 func TestConcurrentStop(t *testing.T) {
-	g := gameFromTokens(t, "nine-mens-morris", "")
+	g := testkit.Game(t, testkit.Rules(t, "nine-mens-morris"), "", "")
 	e := New(8)
 	o := e.Options()
 	o.Threads = 2
@@ -513,7 +482,7 @@ func TestConcurrentStop(t *testing.T) {
 // on; in analysis (AnalyseMode, or an infinite search) the same options
 // score the draw as a draw.
 func TestContemptIsOffForAnalysis(t *testing.T) {
-	g := gameFromFEN(t, "nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 97 11")
+	g := testkit.Game(t, testkit.Rules(t, "nine-mens-morris"), "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 97 11")
 	cases := []struct {
 		name     string
 		analyse  bool

@@ -1,7 +1,6 @@
 package uci
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"strings"
@@ -10,16 +9,14 @@ import (
 
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/testkit"
 )
-
-// lineTimeout bounds the wait for any one expected output line.
-const lineTimeout = 10 * time.Second
 
 // harness drives Run in-process through pipes.
 type harness struct {
+	*testkit.Lines
 	t      testing.TB
 	in     *io.PipeWriter
-	lines  chan string
 	done   chan error
 	cancel context.CancelFunc
 }
@@ -37,19 +34,11 @@ func startHarness(t testing.TB, cfg Config) *harness {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &harness{t: t, in: inW, lines: make(chan string, 4096), done: make(chan error, 1), cancel: cancel}
+	h := &harness{Lines: testkit.NewLines(t, outR), t: t, in: inW, done: make(chan error, 1), cancel: cancel}
 	go func() {
 		err := Run(ctx, inR, outW, cfg)
 		outW.Close()
 		h.done <- err
-	}()
-	go func() {
-		defer close(h.lines)
-		sc := bufio.NewScanner(outR)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			h.lines <- sc.Text()
-		}
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -61,57 +50,30 @@ func startHarness(t testing.TB, cfg Config) *harness {
 // send writes input lines.
 func (h *harness) send(lines ...string) {
 	h.t.Helper()
-	for _, l := range lines {
-		if _, err := io.WriteString(h.in, l+"\n"); err != nil {
-			h.t.Fatalf("writing %q: %v", l, err)
-		}
-	}
+	testkit.Send(h.t, h.in, lines...)
 }
 
 // next returns the next output line; ok is false at the end of the output.
 func (h *harness) next() (string, bool) {
 	h.t.Helper()
-	select {
-	case l, ok := <-h.lines:
-		return l, ok
-	case <-time.After(lineTimeout):
-		h.t.Fatalf("no output line within %v", lineTimeout)
-		return "", false
-	}
+	return h.Next()
 }
 
 // until reads lines until one starts with prefix and returns them all.
 func (h *harness) until(prefix string) []string {
 	h.t.Helper()
-	var got []string
-	for {
-		l, ok := h.next()
-		if !ok {
-			h.t.Fatalf("output ended while waiting for %q; got %q", prefix, got)
-		}
-		got = append(got, l)
-		if strings.HasPrefix(l, prefix) {
-			return got
-		}
-	}
+	return h.Until(prefix)
 }
 
 // finish closes the input and returns any remaining output and Run's error.
 func (h *harness) finish() ([]string, error) {
 	h.t.Helper()
 	h.in.Close()
-	var rest []string
-	for {
-		l, ok := h.next()
-		if !ok {
-			break
-		}
-		rest = append(rest, l)
-	}
+	rest := h.Rest()
 	select {
 	case err := <-h.done:
 		return rest, err
-	case <-time.After(lineTimeout):
+	case <-time.After(testkit.LineTimeout):
 		h.t.Fatal("Run did not return after the end of input")
 		return rest, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // pvCheck follows the info lines of a search of g: every pv is legal, stops
@@ -98,31 +99,10 @@ func countTurns(g *position.Game, toks []string, c position.Color) int {
 	return turns
 }
 
-func gameOf(t *testing.T, fen string, moves ...string) *position.Game {
-	t.Helper()
-	r := rules.Default()
-	p := position.New(&r)
-	if fen != "" {
-		var err error
-		if p, err = position.ParseFEN(&r, fen); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g := position.NewGame(r, p)
-	for _, tok := range moves {
-		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Play(m)
-	}
-	return g
-}
-
 // go depth 1 after go depth 8 gives a one-action pv, not the table's 8.
 func TestPVNoLongerThanDepth(t *testing.T) {
 	h := startHarness(t, testConfig())
-	g := gameOf(t, "", "d6", "f4", "b6", "d2")
+	g := testkit.Game(t, rules.Default(), "", "d6", "f4", "b6", "d2")
 	h.send("position startpos moves d6 f4 b6 d2", "go depth 8")
 	pvCheck(t, g, h.until("bestmove"))
 	for _, d := range []string{"1", "2", "3"} {
@@ -142,7 +122,7 @@ func TestPVStopsAtTheNMoveRule(t *testing.T) {
 	for _, d := range []string{"3", "9"} {
 		fen := fmt.Sprintf(board, 97)
 		h.send("position fen "+fen, "go depth "+d)
-		pvCheck(t, gameOf(t, fen), h.until("bestmove"))
+		pvCheck(t, testkit.Game(t, rules.Default(), fen), h.until("bestmove"))
 	}
 }
 
@@ -158,7 +138,7 @@ func TestPVStopsAtRepetition(t *testing.T) {
 	h.until("bestmove")
 	for _, d := range []string{"2", "10"} {
 		h.send("position fen "+fen+" moves "+strings.Join(moves, " "), "go depth "+d)
-		pvCheck(t, gameOf(t, fen, moves...), h.until("bestmove"))
+		pvCheck(t, testkit.Game(t, rules.Default(), fen, moves...), h.until("bestmove"))
 	}
 }
 
@@ -171,8 +151,8 @@ func TestPVAgreesWithMate(t *testing.T) {
 	} {
 		h := startHarness(t, testConfig())
 		h.send("position fen "+fen, "go depth 12")
-		pvCheck(t, gameOf(t, fen), h.until("bestmove"))
+		pvCheck(t, testkit.Game(t, rules.Default(), fen), h.until("bestmove"))
 		h.send("go depth 3")
-		pvCheck(t, gameOf(t, fen), h.until("bestmove"))
+		pvCheck(t, testkit.Game(t, rules.Default(), fen), h.until("bestmove"))
 	}
 }

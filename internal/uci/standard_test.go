@@ -13,11 +13,7 @@ import (
 // noLineWithin fails if the session writes anything within d.
 func noLineWithin(t *testing.T, h *harness, d time.Duration) {
 	t.Helper()
-	select {
-	case l := <-h.lines:
-		t.Fatalf("unexpected line %q", l)
-	case <-time.After(d):
-	}
+	h.None(d)
 }
 
 // go mate N searches for a win in N turns and stops when it has one.
@@ -238,11 +234,7 @@ func TestQuitDuringHashAllocation(t *testing.T) {
 	if mb := <-started; mb != 64 {
 		t.Fatalf("SetHash(%d), want 64", mb)
 	}
-	select {
-	case l := <-h.lines:
-		t.Fatalf("%q while the table is allocated", l)
-	case <-time.After(50 * time.Millisecond):
-	}
+	h.None(50 * time.Millisecond) // nothing while the table is allocated
 	release <- struct{}{}
 	expectLines(t, h, "readyok")
 	h.send("setoption name Hash value 1024", "go depth 30")

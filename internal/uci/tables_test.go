@@ -16,6 +16,7 @@ import (
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // smallTables returns the directory of the Nine Men's Morris tables up to 7
@@ -61,10 +62,7 @@ func TestTablesAtTheRoot(t *testing.T) {
 	}
 	defer tb.Close()
 	for _, fen := range []string{longestWin3v3(t, tb), "O*O*****/@@@*****/O******* b m s 3 0 3 0 0 0 0 0 0 0 0 0 30"} {
-		p, err := position.ParseFEN(&r, fen)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testkit.Position(t, &r, fen)
 		want, ok := tb.Probe(&r, &p)
 		if !ok {
 			t.Fatalf("%s is not in the tables", fen)
