@@ -26,12 +26,17 @@ func TestServeCommandLine(t *testing.T) {
 		stdout string // substring
 	}{
 		{[]string{"serve", "--help"}, 0, "", "Usage: millengine serve [--addr HOST:PORT] [--engine \"CMD ARGS\"]"},
-		{[]string{"help", "serve"}, 0, "", "--addr string     address to listen on (port 0 picks a free port) (default \"127.0.0.1:8080\")"},
+		{[]string{"help", "serve"}, 0, "", "--addr string             address to listen on (port 0 picks a free port) (default \"127.0.0.1:8080\")"},
 		{[]string{"serve", "--bogus"}, 2, "millengine serve: unknown flag: --bogus (see millengine serve --help)", ""},
 		{[]string{"serve", "extra"}, 2, `millengine serve: unexpected argument "extra" (see millengine serve --help)`, ""},
 		{[]string{"serve", "--engine", "/nonexistent/engine uci"}, 2, `millengine serve: --engine: exec: "/nonexistent/engine": stat /nonexistent/engine: no such file or directory (see millengine serve --help)`, ""},
 		{[]string{"serve", "--addr", "127.0.0.1:99999"}, 1, "serve: listen tcp: address 99999: invalid port", ""},
 		{[]string{"help"}, 0, "", "  serve     a board for people in the browser"},
+		{[]string{"serve", "--help"}, 0, "", "--max-hash int            the largest Hash (MB) a tab may set (default 256)"},
+		{[]string{"serve", "--help"}, 0, "", "--idle-timeout duration   close a tab that sends nothing for this long (0: never) (default 30m0s)"},
+		{[]string{"serve", "--max-hash", "0"}, 2, "millengine serve: --max-hash 0 is out of range 1..65536 (see millengine serve --help)", ""},
+		{[]string{"serve", "--idle-timeout", "10ms"}, 2, "millengine serve: --idle-timeout 10ms: want 0 (never) or at least 1s (see millengine serve --help)", ""},
+		{[]string{"--hash", "512", "serve"}, 2, "millengine serve: --hash 512 is above --max-hash 256: every tab's engine would start above the cap (see millengine serve --help)", ""},
 	}
 	for _, tc := range tests {
 		code, stdout, stderr := runCmd(t, "", tc.args...)
@@ -152,5 +157,52 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	if err := syscall.Kill(int(pid), 0); !errors.Is(err, syscall.ESRCH) {
 		t.Fatalf("engine %d still there after serve stopped: %v", int(pid), err)
+	}
+}
+
+// Listening beyond loopback, serve prints a URL with a secret token, and
+// the server answers only requests that carry it (the page's static files
+// excepted).
+func TestServeToken(t *testing.T) {
+	cmd := exec.Command(binary(t), "serve", "--addr", "0.0.0.0:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	})
+	sc := bufio.NewScanner(stderr)
+	var head []string
+	url := ""
+	for url == "" && sc.Scan() {
+		head = append(head, sc.Text())
+		if u, ok := strings.CutPrefix(sc.Text(), "millengine serve: open "); ok {
+			url = u
+		}
+	}
+	go io.Copy(io.Discard, stderr)
+	m := regexp.MustCompile(`^http://localhost:(\d+)/\?token=([0-9a-f]{32})$`).FindStringSubmatch(url)
+	if m == nil || !strings.HasSuffix(head[0], "(reachable from other machines)") {
+		t.Fatalf("start-up lines %q", head)
+	}
+	base, token := "http://127.0.0.1:"+m[1], m[2]
+	for _, tc := range []struct {
+		path string
+		code int
+	}{{"/?token=" + token, 200}, {"/", 403}, {"/?token=" + strings.Repeat("0", 32), 403}, {"/app.js", 200},
+		{"/options.json", 403}, {"/options.json?token=" + token, 200}} {
+		resp, err := http.Get(base + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("GET %s: %d, want %d", tc.path, resp.StatusCode, tc.code)
+		}
 	}
 }

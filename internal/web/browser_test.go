@@ -18,6 +18,7 @@ import (
 	"github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/record"
 	"github.com/millengine/millengine/internal/rules"
 )
 
@@ -70,6 +71,15 @@ type snapshot struct {
 	Preview  *string        `json:"preview"`
 	Searches int            `json:"searches"`
 	Settled  bool           `json:"settled"`
+	Hint     *string        `json:"hint"`
+	Hinting  bool           `json:"hinting"`
+	Reviewed int            `json:"reviewed"`
+	Grades   []string       `json:"grades"`
+	Rules    map[string]int `json:"rules"`
+	Review   *struct {
+		Done  int `json:"done"`
+		Total int `json:"total"`
+	} `json:"reviewing"`
 	Analysis struct {
 		On    bool `json:"on"`
 		Depth int  `json:"depth"`
@@ -489,30 +499,59 @@ func openTwos(r *rules.Rules, q *position.Position, c position.Color) int {
 	return n
 }
 
-// sanmillText is the move list as the page must copy it.
-func sanmillText(moves []string, sides []position.Color) string {
-	var turns []string
-	for i, tok := range moves {
-		if strings.HasPrefix(tok, "x") && i > 0 && sides[i-1] == sides[i] && len(turns) > 0 {
-			turns[len(turns)-1] += tok
-			continue
+// exportText has the page export its game (Copy PGN) and returns the PGN
+// it shows.
+func (b *tab) exportText() string {
+	b.t.Helper()
+	b.js(`document.getElementById('moves-text').value = ''`)
+	b.clickID("copy-pgn")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if text := eval[string](b, `document.getElementById('moves-text').value`); strings.HasPrefix(text, "[Event ") {
+			return text
 		}
-		turns = append(turns, tok)
-	}
-	var lines []string
-	for i := 0; i < len(turns); i += 2 {
-		l := fmt.Sprintf("%d.    %s", i/2+1, turns[i])
-		if i+1 < len(turns) {
-			l += "    " + turns[i+1]
+		if time.Now().After(deadline) {
+			b.t.Fatalf("no PGN shown; notices %q", b.notices())
 		}
-		lines = append(lines, l)
+		time.Sleep(20 * time.Millisecond)
 	}
-	return strings.Join(lines, "\n")
+}
+
+// checkRecord reads a PGN the page exported with the record package and
+// checks its tags and that it replays to the moves (from fen, if not "").
+func checkRecord(t *testing.T, text, fen string, moves []string) *record.Game {
+	t.Helper()
+	games, err := record.Parse([]byte(text))
+	if err != nil || len(games) != 1 {
+		t.Fatalf("the exported PGN does not read back (%v):\n%s", err, text)
+	}
+	g := &games[0]
+	for name, want := range map[string]string{"Site": "millengine", "Date": time.Now().Format("2006.01.02"), "PlyCount": fmt.Sprint(len(moves))} {
+		if v, _ := g.Tag(name); v != want {
+			t.Errorf("tag %s %q, want %q", name, v, want)
+		}
+	}
+	f, hasFEN := g.Tag("FEN")
+	if su, _ := g.Tag("SetUp"); hasFEN != (fen != "") || f != fen || hasFEN && su != "1" {
+		t.Errorf("FEN %q SetUp %q, want FEN %q", f, su, fen)
+	}
+	rp, err := record.Replay(g, nil)
+	if err != nil {
+		t.Fatalf("the exported game does not replay: %v", err)
+	}
+	var got []string
+	for _, m := range rp.Game.Moves {
+		got = append(got, m.String())
+	}
+	if !slices.Equal(got, moves) {
+		t.Fatalf("the exported game has %q, the page %q", got, moves)
+	}
+	return g
 }
 
 // TestBrowser plays a whole game against the engine by clicks (placing, a
 // mill and its removal, sliding by drag and by clicks, flying) to a rules
-// ending, then takes back, navigates, flips, copies the move list, changes
+// ending, then takes back, navigates, flips, exports the game, changes
 // the variant and a rule option, pastes FENs (a bad one first), survives an
 // engine crash, plays human-human and engine-engine, runs a clock, and runs
 // and stops an analysis with MultiPV and a previewed line. Every position
@@ -678,11 +717,13 @@ func TestBrowser(t *testing.T) {
 		b.clickID("back")
 		s = b.waitFor("one back", func(s snapshot) bool { return s.Settled && s.Cursor == 1 })
 		gm.check(s)
-		b.do(chromedp.Click(chromedp.CSS(`#movelist [data-ply="7"]`)))
-		s = b.waitFor("the 7th action", func(s snapshot) bool { return s.Settled && s.Cursor == 7 })
+		// A click on the fourth turn of the list goes to its end and marks it.
+		end := eval[int](b, `Number(document.querySelector('#movelist [data-turn="3"]').dataset.ply)`)
+		b.do(chromedp.Click(chromedp.CSS(`#movelist [data-turn="3"]`)))
+		s = b.waitFor("the 4th turn", func(s snapshot) bool { return s.Settled && s.Cursor == end })
 		gm.check(s)
-		if cur := eval[string](b, `document.querySelector('#movelist .tok.current').dataset.ply`); cur != "7" {
-			t.Fatalf("current move in the list: %s", cur)
+		if cur := eval[string](b, `document.querySelector('#movelist .turn.current').dataset.turn`); cur != "3" || end < 4 {
+			t.Fatalf("current turn in the list: %s (its end %d)", cur, end)
 		}
 		if s.Thinking || s.Searches != 0 {
 			t.Fatalf("the engine moves while the game is browsed: %+v", s)
@@ -690,14 +731,11 @@ func TestBrowser(t *testing.T) {
 		b.clickID("last")
 		s = b.waitFor("the last position", func(s snapshot) bool { return s.Settled && s.Cursor == want })
 		gm.check(s)
-		// The move list in Sanmill's notation.
-		b.clickID("copy-moves")
-		text := eval[string](b, `document.getElementById('moves-text').value`)
-		if wantText := "[FEN \"" + gameFEN + "\"]\n[SetUp \"1\"]\n\n" + sanmillText(s.Moves, sidesOf(gm, s.Moves)); text != wantText {
-			t.Fatalf("move list text:\n%s\nwant:\n%s", text, wantText)
-		}
-		if !strings.Contains(text, "\n1.    g7xc5    ") {
-			t.Fatalf("move list text %q", text)
+		// The game as PGN, written by the server: its FEN, SetUp and moves.
+		text := b.exportText()
+		checkRecord(t, text, gameFEN, s.Moves)
+		if !strings.Contains(text, "\n1. g7xc5 ") {
+			t.Fatalf("PGN %q", text)
 		}
 		// Flip turns the board round; flip back.
 		a7 := eval[string](b, `document.querySelector('#hits [data-point="a7"]').getAttribute('cx')`)
@@ -785,10 +823,7 @@ func TestBrowser(t *testing.T) {
 		b.click(to)
 		s = b.waitFor("the engine's answer", func(s snapshot) bool { return s.Settled && len(s.Moves) >= 2 && s.Side == "white" })
 		fg.check(s)
-		text := eval[string](b, `document.getElementById('moves-text').value`)
-		if want := "[FEN \"" + movingFEN + "\"]\n[SetUp \"1\"]\n\n" + sanmillText(s.Moves, sidesOf(fg, s.Moves)); text != want {
-			t.Fatalf("moves text %q, want %q", text, want)
-		}
+		checkRecord(t, b.exportText(), movingFEN, s.Moves)
 	})
 
 	t.Run("engine crash", func(t *testing.T) {

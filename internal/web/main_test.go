@@ -6,68 +6,27 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/millengine/millengine/internal/testkit"
 	"github.com/rs/zerolog"
 )
 
 // The tests drive real engine processes: millengine itself and a tiny test
 // engine, both built once (without -race: they are the children, and the
 // race detector watches the server).
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildErr  error
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
-}
-
-func buildBinaries() error {
-	buildOnce.Do(func() {
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			buildErr = fmt.Errorf("go tool not found: %w", err)
-			return
-		}
-		if buildDir, buildErr = os.MkdirTemp("", "millweb-test-"); buildErr != nil {
-			return
-		}
-		for _, b := range []struct{ out, pkg string }{
-			{"millengine", "../../cmd/millengine"},
-			{"testengine", "./testdata/testengine"},
-		} {
-			cmd := exec.Command(goTool, "build", "-ldflags", "-X main.version=web-test", "-o", filepath.Join(buildDir, b.out), b.pkg)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				buildErr = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
-				return
-			}
-		}
-	})
-	return buildErr
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // engineBin returns the path of a built test binary ("millengine" or
 // "testengine").
 func engineBin(t testing.TB, name string) string {
 	t.Helper()
-	if err := buildBinaries(); err != nil {
-		t.Fatalf("cannot build the engines: %v", err)
-	}
-	return filepath.Join(buildDir, name)
+	pkg := map[string]string{"millengine": "./cmd/millengine", "testengine": "./internal/web/testdata/testengine"}[name]
+	return testkit.Binary(t, pkg, "web-test")
 }
 
 // millengineCmd is the engine command of the tests: millengine's uci loop

@@ -10,10 +10,26 @@
 // restarted, failed) and its own refusals ({"t":"error","text":…}). An engine
 // that exits while its tab is open is restarted; the page then sets it up
 // again. The engine is never run through a shell.
+//
+// A tab may set only what a player should (options.go): the rules, the
+// time, the search's playing options, a Hash up to the server's cap; never
+// a path or any other string option. A tab that sends nothing for
+// IdleTimeout is closed, so that abandoned tabs do not hold the session
+// slots.
+//
+// Beside the bridge the server answers a small JSON API (api.go): records
+// are read (/api/import) and written (/api/export) by the record package,
+// and games are graded by the review package with one in-process engine
+// (/api/review), so that the page parses and writes no game records itself.
+//
+// On loopback the server answers only to loopback Host names (a guard
+// against DNS rebinding). Listening beyond it, it wants a secret token with
+// every request but the page's static files (Config.Token).
 package web
 
 import (
 	"context"
+	"crypto/subtle"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -47,6 +63,13 @@ type Limits struct {
 	RestartWindow   time.Duration // the window MaxRestarts counts in
 	QuitGrace       time.Duration // how long an engine gets to exit after quit before it is killed
 	MaxPerftDepth   int           // deepest "go perft" passed on
+	MaxHashMB       int           // largest Hash a tab may set, in MB
+	// IdleTimeout closes a tab that has sent no message for this long (its
+	// engine ends with it), so that abandoned tabs cannot keep others out;
+	// negative: never.
+	IdleTimeout    time.Duration
+	MaxImportBytes int64 // largest record /api/import and /api/review read
+	MaxReviewPlies int   // longest game (engine actions) /api/review grades
 }
 
 // DefaultLimits are the limits of `millengine serve`.
@@ -61,6 +84,10 @@ var DefaultLimits = Limits{
 	RestartWindow:   time.Minute,
 	QuitGrace:       2 * time.Second,
 	MaxPerftDepth:   5,
+	MaxHashMB:       256,
+	IdleTimeout:     30 * time.Minute,
+	MaxImportBytes:  1 << 20,
+	MaxReviewPlies:  400,
 }
 
 // Config configures a Server.
@@ -71,6 +98,16 @@ type Config struct {
 	// LocalOnly makes the server refuse requests whose Host is not a loopback
 	// name (a guard against DNS rebinding when it listens on localhost).
 	LocalOnly bool
+	// Token, when not empty, is the secret every request must carry (the
+	// query parameter token or the header X-Millengine-Token), the page's
+	// static files excepted: a server that listens beyond loopback would
+	// otherwise start engines for anyone on the network. The page takes it
+	// from its own URL and sends it with its API requests and WebSocket.
+	Token string
+	// EGTBPath is the endgame tables' directory that reviews use ("": none).
+	EGTBPath string
+	// Now is the clock of exported records' Date tag; nil means time.Now.
+	Now func() time.Time
 }
 
 // Server is the HTTP handler of the board and the bridge. Close ends every
@@ -85,6 +122,10 @@ type Server struct {
 	sessions map[int64]*session
 	wg       sync.WaitGroup
 	nextID   atomic.Int64
+
+	decls   declTable     // the options a tab may know of (options.go)
+	reviews chan struct{} // one review at a time: a slot, taken without waiting
+	rev     reviewer      // the reviews' engine and tables, owned by the slot's holder
 }
 
 // New returns a server that runs cfg.Engine for every tab.
@@ -93,7 +134,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("web: no engine command")
 	}
 	cfg.Limits = cfg.Limits.withDefaults()
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), sessions: map[int64]*session{}}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), sessions: map[int64]*session{},
+		decls: newDeclTable(), reviews: make(chan struct{}, 1)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	sub, err := fs.Sub(staticFiles, "static")
 	if err != nil {
@@ -102,6 +147,10 @@ func New(cfg Config) (*Server, error) {
 	files := http.FileServerFS(sub)
 	s.mux.HandleFunc("GET /ws", s.serveWS)
 	s.mux.HandleFunc("GET /presets.json", s.servePresets)
+	s.mux.HandleFunc("GET /options.json", s.serveOptions)
+	s.mux.HandleFunc("POST /api/import", s.serveImport)
+	s.mux.HandleFunc("POST /api/review", s.serveReview)
+	s.mux.HandleFunc("POST /api/export", s.serveExport)
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { s.serveFile(w, r, files) })
 	for _, name := range []string{"/app.js", "/style.css", "/favicon.svg"} {
 		s.mux.HandleFunc("GET "+name, func(w http.ResponseWriter, r *http.Request) { s.serveFile(w, r, files) })
@@ -134,10 +183,19 @@ func (l Limits) withDefaults() Limits {
 	if l.QuitGrace <= 0 {
 		l.QuitGrace = d.QuitGrace
 	}
+	pick(&l.MaxHashMB, d.MaxHashMB)
+	pick(&l.MaxReviewPlies, d.MaxReviewPlies)
+	if l.IdleTimeout == 0 {
+		l.IdleTimeout = d.IdleTimeout
+	}
+	if l.MaxImportBytes <= 0 {
+		l.MaxImportBytes = d.MaxImportBytes
+	}
 	return l
 }
 
-// ServeHTTP serves the page, its files, the preset table and the bridge.
+// ServeHTTP serves the page, its files, the option and preset tables, the
+// API and the bridge.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.LocalOnly && !loopbackHost(r.Host) {
 		http.Error(w, "this server answers only to localhost", http.StatusForbidden)
@@ -147,7 +205,32 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; base-uri 'none'; frame-ancestors 'none'")
+	if s.cfg.Token != "" && !publicFiles[r.URL.Path] && !s.tokenOK(r) {
+		const msg = "this server wants its token: open the URL that millengine serve printed (it ends in ?token=…)"
+		if strings.HasPrefix(r.URL.Path, "/api/") || strings.HasSuffix(r.URL.Path, ".json") {
+			writeError(w, http.StatusForbidden, msg)
+		} else {
+			http.Error(w, msg, http.StatusForbidden)
+		}
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// publicFiles are served without the token: the page's script, style and
+// icon hold no secret and start nothing (the page itself wants the token,
+// so that a bad link says so at once).
+var publicFiles = map[string]bool{"/app.js": true, "/style.css": true, "/favicon.svg": true}
+
+// tokenOK reports whether the request carries the server's token, in the
+// query (the page's URL, the WebSocket's) or in the X-Millengine-Token header
+// (the page's API requests).
+func (s *Server) tokenOK(r *http.Request) bool {
+	got := r.Header.Get("X-Millengine-Token")
+	if got == "" {
+		got = r.URL.Query().Get("token")
+	}
+	return subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) == 1
 }
 
 // loopbackHost reports whether a Host header names this machine's loopback.
@@ -262,4 +345,9 @@ func (s *Server) Sessions() int {
 func (s *Server) Close() {
 	s.cancel()
 	s.wg.Wait()
+	// A review still running stops at its next search (its context is the
+	// server's too); the slot's holder closes the tables when it is done.
+	s.reviews <- struct{}{}
+	s.rev.close()
+	<-s.reviews
 }

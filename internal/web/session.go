@@ -45,10 +45,29 @@ type session struct {
 	mu  sync.Mutex
 	eng *engineProc // nil while the engine is (re)starting or has failed
 
-	bucket      tokenBucket
-	dropped     int       // messages refused by the rate limit since the last notice
-	lastLimitAt time.Time // when the page was last told about the rate limit
+	bucket tokenBucket
+	drops  dropCounter
+	listed listedOptions // the options the engine listed in its answer to uci
+	idle   *time.Timer   // closes the tab when the page has been silent for IdleTimeout
 }
+
+// dropCounter counts the messages the rate limit refuses and tells the page
+// how many, every one of them: the first drop of a burst is reported after
+// dropGather (so that a burst is one notice), later ones at most once a
+// second, and a notice that finds the page's queue full is tried again.
+type dropCounter struct {
+	mu      sync.Mutex
+	pending int         // dropped and not yet reported
+	last    time.Time   // when the page was last told
+	timer   *time.Timer // the next report, nil when none is due
+}
+
+// dropGather is how long the first drop of a burst waits for the others.
+const dropGather = 100 * time.Millisecond
+
+// idleCloseCode is the WebSocket close status of a tab closed for silence;
+// the page then waits for its user before it connects again.
+const idleCloseCode websocket.StatusCode = 4000
 
 func newSession(srv *Server, id int64, conn *websocket.Conn) *session {
 	lim := srv.cfg.Limits
@@ -66,6 +85,16 @@ func (s *session) run(parent context.Context) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	s.log.Info().Msg("tab connected")
+	if s.lim.IdleTimeout > 0 {
+		s.idle = time.AfterFunc(s.lim.IdleTimeout, func() {
+			s.log.Info().Dur("after", s.lim.IdleTimeout).Msg("tab idle; closing it")
+			// Close sends the close frame and waits for the page's; the
+			// read loop then ends, and the engine with it.
+			_ = s.conn.Close(idleCloseCode, clip(fmt.Sprintf("no message from the page for %v: the tab was closed to free its engine", s.lim.IdleTimeout), 120))
+		})
+		defer s.idle.Stop()
+	}
+	defer s.drops.stop()
 	engineDone := make(chan struct{})
 	writerDone := make(chan struct{})
 	go func() {
@@ -129,16 +158,15 @@ func (s *session) readPage(ctx context.Context) {
 			}
 			return
 		}
+		if s.idle != nil {
+			s.idle.Reset(s.lim.IdleTimeout)
+		}
 		now := time.Now()
 		if !s.bucket.take(now) {
-			s.dropped++
-			if now.Sub(s.lastLimitAt) >= time.Second {
-				s.notify(Message{T: "error", Text: fmt.Sprintf("too many messages (more than %g a second): %d dropped", s.lim.Rate, s.dropped)})
-				s.lastLimitAt, s.dropped = now, 0
-			}
+			s.dropped(ctx, now)
 			continue
 		}
-		line, err := checkLine(typ, data, s.lim)
+		line, err := checkLine(typ, data, s.lim, s.srv.decls, &s.listed)
 		if err != nil {
 			s.notify(Message{T: "error", Text: err.Error()})
 			continue
@@ -146,6 +174,49 @@ func (s *session) readPage(ctx context.Context) {
 		if err := s.toEngine(line); err != nil {
 			s.notify(Message{T: "error", Text: fmt.Sprintf("%s: %v", clip(line, 80), err)})
 		}
+	}
+}
+
+// dropped counts one message refused by the rate limit and makes sure the
+// page hears of it.
+func (s *session) dropped(ctx context.Context, now time.Time) {
+	d := &s.drops
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.pending++
+	if d.timer == nil {
+		wait := max(dropGather, d.last.Add(time.Second).Sub(now))
+		d.timer = time.AfterFunc(wait, func() { s.reportDrops(ctx) })
+	}
+}
+
+// reportDrops tells the page how many messages were dropped since the last
+// notice. If the page's queue is full it tries again shortly, so that no
+// drop goes uncounted; it gives up when the session ends.
+func (s *session) reportDrops(ctx context.Context) {
+	d := &s.drops
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.timer = nil
+	if d.pending == 0 || ctx.Err() != nil {
+		return
+	}
+	m := Message{T: "error", Text: fmt.Sprintf("too many messages (more than %g a second): %d dropped", s.lim.Rate, d.pending)}
+	select {
+	case s.out <- m:
+		d.pending, d.last = 0, time.Now()
+	default:
+		d.timer = time.AfterFunc(dropGather, func() { s.reportDrops(ctx) })
+	}
+}
+
+// stop cancels a pending report (the session is ending).
+func (d *dropCounter) stop() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.timer != nil {
+		d.timer.Stop()
+		d.timer = nil
 	}
 }
 
@@ -241,6 +312,7 @@ func (s *session) pump(ctx context.Context, eng *engineProc) {
 		if ctx.Err() != nil {
 			continue
 		}
+		s.listed.learn(line)
 		select {
 		case s.out <- Message{T: "line", Line: line}:
 		case <-ctx.Done():
@@ -258,8 +330,9 @@ var allowedCommands = map[string]bool{
 // checkLine checks one message from the page and returns the UCI line it
 // carries. A message is one line of valid UTF-8 text, without control
 // characters (tabs excepted), no longer than MaxLineBytes, starting with an
-// allowed command.
-func checkLine(typ websocket.MessageType, data []byte, lim Limits) (string, error) {
+// allowed command; a setoption must pass checkSetOption (the options the
+// server's engine declares, decls, and those the running engine listed).
+func checkLine(typ websocket.MessageType, data []byte, lim Limits, decls declTable, listed *listedOptions) (string, error) {
 	if typ != websocket.MessageText {
 		return "", errors.New("refused a binary message: send UCI lines as text")
 	}
@@ -290,6 +363,11 @@ func checkLine(typ websocket.MessageType, data []byte, lim Limits) (string, erro
 		d, err := strconv.Atoi(fields[2])
 		if err != nil || d < 1 || d > lim.MaxPerftDepth {
 			return "", fmt.Errorf("refused go perft %s: the depth must be 1..%d here", clip(fields[2], 20), lim.MaxPerftDepth)
+		}
+	}
+	if cmd == "setoption" {
+		if err := checkSetOption(fields[1:], lim, decls, listed); err != nil {
+			return "", err
 		}
 	}
 	return line, nil

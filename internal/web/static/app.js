@@ -23,13 +23,25 @@ const SEGMENTS = [
 ];
 const DIAGONALS = [['a7', 'c5'], ['g7', 'e5'], ['g1', 'e3'], ['a1', 'c3']];
 
-// Engine options that are not rules (shown elsewhere or not at all).
-const ENGINE_OPTIONS = new Set(['hash', 'threads', 'clear hash', 'ponder', 'multipv', 'move overhead',
-  'movetime', 'movetimems', 'skilllevel', 'shuffling', 'algorithm', 'maxquiescencedepth', 'variant',
-  'tablewinningchances', 'uci_showwdl']);
-
 const SVGNS = 'http://www.w3.org/2000/svg';
 const $ = (id) => document.getElementById(id);
+
+// The server's token, when it listens beyond this machine: it comes in the
+// page's URL and goes with every API request and the WebSocket.
+const TOKEN = new URLSearchParams(location.search).get('token') || '';
+
+// apiFetch is fetch with the server's token.
+function apiFetch(path, opts = {}) {
+  const headers = { ...(opts.headers || {}) };
+  if (TOKEN) headers['X-Millengine-Token'] = TOKEN;
+  return fetch(path, { ...opts, headers });
+}
+
+// norm folds an option name as the engine matches names: lower case, no spaces.
+const norm = (name) => name.toLowerCase().replace(/\s+/g, '');
+
+// Grades of a review, best first, as the server names them.
+const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
 
 // ------------------------------------------------------------------- state
 
@@ -39,8 +51,11 @@ const S = {
   engineReady: false,
   engineName: '',
   everStarted: false,
-  options: new Map(),      // lower-case name -> {name, type, def, min, max, vars}
+  options: new Map(),      // the engine's options: norm(name) -> {name, type, def, min, max, vars}
   presets: null,           // /presets.json
+  decls: new Map(),        // /options.json: norm(name) -> what the server's engine declares
+  maxHashMB: 0,            // the largest Hash the server lets a tab set
+  engineOpts: {},          // engine options the user set: name -> value (set again after a restart)
   variant: '',             // preset key, '' when the rules match none
   rules: {},               // rule option values by name (booleans as 0/1)
   multipv: 1,
@@ -62,6 +77,13 @@ const S = {
   flagged: null,           // the side that lost on time
   pendingClick: null,      // {t0, tok} of the last human action, for latency figures
   lastEngineMove: 0,       // when the engine's last action was played
+  hint: null,              // {gen, tok}: the engine's hint for the position shown at gen
+  hinting: false,          // a hint search runs
+  record: null,            // {tags, result, games, moves}: the game as it was imported
+  review: null,            // {moves, data}: the server's review of the game with these moves
+  reviewing: null,         // {ctl, done, total} while a review runs
+  lastExport: null,        // {key, text, filename}: the PGN last written for the game with key
+  idleClosed: false,       // the server closed the tab for silence; reconnect on the next action
 };
 
 const EVE_PACE_MS = 250;   // at least this long between actions, engine against engine
@@ -220,7 +242,9 @@ function parseOption(line) {
     else if (f[i] === 'max') o.max = Number(f[++i]);
     else if (f[i] === 'var') o.vars.push(f[++i]);
   }
-  S.options.set(o.name.toLowerCase(), o);
+  // The first of two names that fold alike (flyPieceCount, then its alias
+  // FlyPieceCount) is kept: the engine takes either.
+  if (!S.options.has(norm(o.name))) S.options.set(norm(o.name), o);
 }
 
 function parseInfo(line) {
@@ -372,17 +396,36 @@ function waitUci() {
 
 // ------------------------------------------------------------- connection
 
+// IDLE_CLOSE is the close code of a tab the server closed for silence.
+const IDLE_CLOSE = 4000;
+
 function connect() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const ws = new WebSocket(`${proto}//${location.host}/ws`);
+  const q = TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : '';
+  const ws = new WebSocket(`${proto}//${location.host}/ws${q}`);
   S.ws = ws;
+  S.idleClosed = false;
   ws.onopen = () => { S.connected = true; renderConn(); };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     if (S.ws !== ws) return;
     S.connected = false;
     S.engineReady = false;
     abortAll();
     renderConn();
+    if (ev.code === IDLE_CLOSE) {
+      // Reconnecting at once would keep an abandoned tab's engine forever:
+      // wait for the person.
+      S.idleClosed = true;
+      notice(`The server closed this tab's engine: ${ev.reason || 'idle'}. Click or press a key to reconnect.`, 'error');
+      const again = () => {
+        document.removeEventListener('pointerdown', again, true);
+        document.removeEventListener('keydown', again, true);
+        if (S.ws === ws) connect();
+      };
+      document.addEventListener('pointerdown', again, true);
+      document.addEventListener('keydown', again, true);
+      return;
+    }
     notice('The connection to the server was lost; reconnecting…', 'error');
     setTimeout(connect, 1500);
   };
@@ -398,7 +441,10 @@ function onServerMessage(m) {
     case 'line': onEngineLine(m.line); break;
     case 'error':
       logLine('err', `server: ${m.text}`);
-      notice(`Server: ${m.text}`, 'error');
+      // A refusal of a line the page is waiting on goes to its caller, as
+      // the engine's own errors do.
+      if (m.text.startsWith('refused') && collectors.size) collectors.forEach((c) => c.push(`server: ${m.text}`));
+      else notice(`Server: ${m.text}`, 'error');
       break;
     case 'engine':
       logLine('note', `engine ${m.state}${m.pid ? ' (pid ' + m.pid + ')' : ''}${m.text ? ': ' + m.text : ''}`);
@@ -442,9 +488,11 @@ async function initEngine(m) {
     if (base && S.options.has('variant')) cmds.push(`setoption name Variant value ${base}`);
     const pr = presetRules(base) || defaultRules();
     for (const [name, v] of Object.entries(S.rules)) {
-      if (pr[name] !== v && S.options.has(name.toLowerCase())) {
-        cmds.push(`setoption name ${S.options.get(name.toLowerCase()).name} value ${optionValue(name, v)}`);
-      }
+      const en = engineNameOf(name);
+      if (pr[name] !== v && en) cmds.push(`setoption name ${en} value ${optionValue(name, v)}`);
+    }
+    for (const [name, v] of Object.entries(S.engineOpts)) {
+      if (S.options.has(norm(name))) cmds.push(`setoption name ${name} value ${v}`);
     }
     for (const c of cmds) {
       const r = await command(c);
@@ -459,6 +507,7 @@ async function initEngine(m) {
   }
   buildVariantSelect();
   buildRuleOptions();
+  buildEngineOptions();
   S.engineReady = true;
   renderConn();
   await update();
@@ -673,7 +722,7 @@ async function setVariant(key) {
 async function setRule(name, value, input) {
   S.gen++;
   await idle();
-  const r = await command(`setoption name ${name} value ${optionValue(name, value)}`);
+  const r = await command(`setoption name ${engineNameOf(name) || name} value ${optionValue(name, value)}`);
   if (r.aborted) return;
   if (r.errors.length) {
     notice(`The rule option was refused: ${r.errors.join('; ')}`, 'error');
@@ -686,6 +735,25 @@ async function setRule(name, value, input) {
   S.variant = matchingPreset(S.rules);
   $('variant').value = S.variant;
   await newGame();
+}
+
+// setEngineOption sets an option of the engine that is not a rule (value
+// null: a button). The game goes on: the position is sent again and the
+// engine, if it is its turn, thinks again.
+async function setEngineOption(o, value, input) {
+  S.gen++;
+  await idle();
+  const r = await command(value === null ? `setoption name ${o.name}` : `setoption name ${o.name} value ${value}`);
+  if (r.aborted) return;
+  if (r.errors.length) {
+    notice(`${o.name} was refused: ${r.errors.join('; ')}`, 'error');
+    const old = S.engineOpts[o.name] ?? o.def;
+    if (input.type === 'checkbox') input.checked = String(old) === 'true';
+    else if (value !== null) input.value = old;
+  } else if (value !== null) {
+    S.engineOpts[o.name] = value;
+  }
+  await update();
 }
 
 async function setMultiPV(n) {
@@ -736,6 +804,352 @@ async function previewLine(k) {
 function exitPreview() {
   S.preview = null;
   render();
+}
+
+// -------------------------------------------------------------- game records
+
+// The server reads and writes game records and reviews games (its record
+// and review packages); the page sends it text or the game's moves and
+// shows what it answers.
+
+// apiError returns the message of a failed API answer.
+async function apiError(res) {
+  try {
+    const b = await res.json();
+    if (b && b.error) return b.error;
+  } catch { /* not JSON */ }
+  return `${res.status} ${res.statusText}`;
+}
+
+// importGame sends a record (PGN, a PlayOK list or a FEN) to the server and
+// loads the first game it holds.
+async function importGame(text) {
+  if (!text.trim()) { notice('Paste a game (PGN, a PlayOK move list or a FEN) or open a file first.', 'error'); return; }
+  const q = S.variant ? `?variant=${encodeURIComponent(S.variant)}` : '';
+  let res;
+  let g;
+  try {
+    res = await apiFetch('/api/import' + q, { method: 'POST', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: text });
+    if (!res.ok) {
+      notice(`The game could not be read: ${await apiError(res)}`, 'error');
+      return;
+    }
+    g = await res.json();
+  } catch (e) {
+    notice(`The game could not be read: ${e.message}`, 'error');
+    return;
+  }
+  await loadGame(g);
+}
+
+// loadGame sets the tab's engine to the game's rules and shows its start,
+// with both sides played by people: the engine does not play on in a game
+// being read.
+async function loadGame(g) {
+  S.gen++;
+  await idle();
+  if (!S.engineReady) { notice('The engine is not ready; try again in a moment.', 'error'); return; }
+  if (S.options.has('variant')) {
+    const r = await command(`setoption name Variant value ${g.variant}`);
+    if (r.aborted) return;
+    if (r.errors.length) { notice(`The engine refused the game's variant: ${r.errors.join('; ')}`, 'error'); await update(); return; }
+  }
+  S.variant = g.variant;
+  S.rules = { ...g.rules };
+  $('variant').value = S.variant;
+  buildRuleOptions();
+  $('mode').value = 'hvh';
+  S.players = { white: 'human', black: 'human' };
+  S.flip = false;
+  S.startFen = g.setUp ? g.startFen : null;
+  S.moves = g.moves.slice();
+  S.sides = g.sides.slice();
+  S.cursor = 0;
+  S.flagged = null;
+  S.record = { tags: g.tags, result: g.result, games: g.games, moves: g.moves.slice(), startFen: S.startFen };
+  S.review = null;
+  S.analysis.lines = [];
+  S.analysis.info = null;
+  initClock();
+  send('ucinewgame');
+  await update();
+  const tag = (n) => { const v = (g.tags.find((t) => t.name === n) || {}).value; return v && v !== '?' ? v : ''; };
+  const who = tag('White') && tag('Black') ? `${tag('White')} – ${tag('Black')}, ` : '';
+  const more = g.games > 1 ? ` (the first of ${g.games} games)` : '';
+  const turns = g.turnEnd.length === 1 ? '1 turn' : `${g.turnEnd.length} turns`;
+  notice(`Game loaded${more}: ${who}${turns}, ${g.result}. Step through it with ← and →.`, 'info');
+  renderReview();
+}
+
+// gameKey identifies the game shown: its rules, start and moves.
+function gameKey() {
+  return JSON.stringify([S.variant, S.variant ? null : S.rules, S.startFen, S.moves]);
+}
+
+// player names a side for the record.
+function player(side) {
+  if (S.players[side] === 'engine') return S.engineName || 'engine';
+  return 'Human';
+}
+
+// exportPgn asks the server to write the game as PGN, with its tags.
+async function exportPgn() {
+  const key = gameKey();
+  const body = { variant: S.variant, startFen: S.startFen || '', moves: S.moves, white: player('white'), black: player('black') };
+  if (!S.variant) body.rules = S.rules;
+  const rec = S.record;
+  if (rec && rec.startFen === S.startFen && rec.moves.join(' ') === S.moves.join(' ')) {
+    // The game as it was read: its players and result (a game may end by
+    // resignation or time, off the board).
+    const tag = (n) => (rec.tags.find((t) => t.name === n) || {}).value;
+    body.white = tag('White') || '';
+    body.black = tag('Black') || '';
+    body.event = tag('Event') || '';
+    body.round = tag('Round') || '';
+    if (rec.result !== '*') body.result = rec.result;
+  }
+  if (S.flagged) body.result = S.flagged === 'white' ? '0-1' : '1-0';
+  try {
+    const res = await apiFetch('/api/export', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) {
+      notice(`The game could not be exported: ${await apiError(res)}`, 'error');
+      return null;
+    }
+    const text = await res.text();
+    const m = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') || '');
+    S.lastExport = { key, text, filename: m ? m[1] : 'millengine.pgn' };
+    $('moves-text').value = text;
+    return S.lastExport;
+  } catch (e) {
+    notice(`The game could not be exported: ${e.message}`, 'error');
+    return null;
+  }
+}
+
+async function downloadPgn() {
+  const x = await exportPgn();
+  if (!x) return;
+  const url = URL.createObjectURL(new Blob([x.text], { type: 'application/vnd.chess-pgn' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = x.filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+async function copyPgn() {
+  const x = await exportPgn();
+  if (x) copyText(x.text, 'The game (PGN)');
+}
+
+// ---------------------------------------------------------------------- hint
+
+function hintAllowed() {
+  return S.engineReady && !!S.pos && !gameOver() && !S.thinking && !S.analysis.on && !S.preview && !S.hinting;
+}
+
+// hint asks the tab's engine for its best action in the position shown and
+// marks it on the board.
+async function hint() {
+  if (!hintAllowed()) return;
+  const gen = S.gen;
+  S.hinting = true;
+  renderNav();
+  send(positionCmd(S.cursor));
+  const r = await go('go movetime 500', 'hint', gen);
+  S.hinting = false;
+  if (r.aborted || gen !== S.gen) { renderNav(); return; }
+  if (!S.pos.legal.includes(r.best)) {
+    notice(`The engine's hint "${r.best}" is not a legal action here.`, 'error');
+    renderNav();
+    return;
+  }
+  S.hint = { gen, tok: r.best };
+  render();
+}
+
+// shownHint is the hint for the position shown, or ''.
+function shownHint() {
+  return S.hint && S.hint.gen === S.gen && !S.preview ? S.hint.tok : '';
+}
+
+// -------------------------------------------------------------------- review
+
+// reviewedPlies is how many of the game's first moves the review covers
+// (the review is of a game; a game changed since keeps it up to there).
+function reviewedPlies() {
+  const rv = S.review;
+  if (!rv || rv.startFen !== S.startFen || rv.variant !== S.variant) return 0;
+  let k = 0;
+  while (k < rv.moves.length && k < S.moves.length && rv.moves[k] === S.moves[k]) k++;
+  return k;
+}
+
+// reviewGame has the server grade every move of the game: the game goes as
+// PGN (written by the server), the answer comes line by line, progress
+// first. Cancel aborts the request, which stops the server's review.
+async function reviewGame() {
+  if (S.reviewing) return;
+  if (!S.moves.length) { notice('There is no move to review.', 'error'); return; }
+  const x = await exportPgn();
+  if (!x) return;
+  const ms = clampInt($('review-ms').value, 50, 500, 200);
+  $('review-ms').value = ms;
+  const ctl = new AbortController();
+  const snap = { moves: S.moves.slice(), startFen: S.startFen, variant: S.variant };
+  S.reviewing = { ctl, done: 0, total: snap.moves.length + 1 };
+  renderReview();
+  try {
+    const res = await apiFetch(`/api/review?movetime=${ms}`, {
+      method: 'POST', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: x.text, signal: ctl.signal,
+    });
+    if (!res.ok) {
+      notice(`The review was refused: ${await apiError(res)}`, 'error');
+      return;
+    }
+    const reader = res.body.getReader();
+    const dec = new TextDecoder();
+    let buf = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += dec.decode(value, { stream: true });
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (line.trim()) onReviewLine(JSON.parse(line), snap);
+      }
+    }
+  } catch (e) {
+    if (e.name === 'AbortError') notice('The review was cancelled.', 'info');
+    else notice(`The review failed: ${e.message}`, 'error');
+  } finally {
+    S.reviewing = null;
+    render();
+    renderReview();
+  }
+}
+
+function onReviewLine(l, snap) {
+  if (l.t === 'progress') {
+    if (S.reviewing) { S.reviewing.done = l.done; S.reviewing.total = l.total; }
+    renderReview();
+  } else if (l.t === 'review') {
+    S.review = { ...snap, data: l.review };
+    render();
+  } else if (l.t === 'error') {
+    notice(`The review stopped: ${l.error}`, 'error');
+  }
+}
+
+function cancelReview() {
+  if (S.reviewing) S.reviewing.ctl.abort();
+}
+
+function scoreOfMover(cp) {
+  if (cp >= 29000) return 'win';
+  if (cp <= -29000) return 'loss';
+  const v = cp / 100;
+  return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
+// renderReview shows the review: its progress while it runs, then each
+// side's summary, the chart of White's expected score over the game and a
+// row per move with its grade and the engine's choice.
+function renderReview() {
+  const rg = S.reviewing;
+  $('review').disabled = !!rg || !S.moves.length;
+  $('review-cancel').hidden = !rg;
+  const pr = $('review-progress');
+  pr.hidden = !rg;
+  if (rg) {
+    pr.max = rg.total;
+    pr.value = rg.done;
+    $('review-status').textContent = `reviewing: ${rg.done} of ${rg.total} positions`;
+  } else {
+    $('review-status').textContent = '';
+  }
+  const n = reviewedPlies();
+  const rv = S.review;
+  const box = $('review-result');
+  box.hidden = !rv || n === 0;
+  $('review-box').dataset.plies = String(n);
+  if (!rv || n === 0) return;
+  const d = rv.data;
+  const sum = $('review-summary');
+  sum.textContent = '';
+  ['White', 'Black'].forEach((name, c) => {
+    const div = document.createElement('div');
+    div.dataset.side = name.toLowerCase();
+    div.textContent = `${name}: ${d.summary[c].text}`;
+    sum.append(div);
+  });
+  if (n < rv.moves.length) {
+    const div = document.createElement('div');
+    div.className = 'muted';
+    div.textContent = `The game has changed since: the review covers its first ${n} moves.`;
+    sum.append(div);
+  }
+  renderChart(d.values.slice(0, n + 1), d.moves.slice(0, n));
+  const tb = $('review-moves');
+  tb.textContent = '';
+  for (const m of d.moves.slice(0, n)) {
+    const tr = document.createElement('tr');
+    tr.dataset.ply = String(m.ply + 1);
+    tr.className = `grade-${m.grade}` + (m.ply === S.cursor - 1 ? ' current' : '');
+    const cells = [String(m.ply + 1), m.side === 'white' ? 'W' : 'B', m.played + (m.glyph || ''), m.grade,
+      m.best && m.best !== m.played ? `best ${m.best}` : '', `${scoreOfMover(m.before)} → ${scoreOfMover(m.after)}`];
+    for (const c of cells) {
+      const td = document.createElement('td');
+      td.textContent = c;
+      tr.append(td);
+    }
+    tr.onclick = () => goTo(m.ply + 1);
+    tb.append(tr);
+  }
+  const cur = tb.querySelector('tr.current');
+  const wrap = $('review-table');
+  if (cur && (cur.offsetTop < wrap.scrollTop || cur.offsetTop + cur.offsetHeight > wrap.scrollTop + wrap.clientHeight)) {
+    wrap.scrollTop = cur.offsetTop - wrap.clientHeight / 2;
+  }
+}
+
+// renderChart draws White's expected score (0 at the bottom, 1 at the top)
+// after every move, the exact values where known as filled marks (white:
+// White wins, black: Black wins, grey: draw), mistakes and blunders as red
+// marks, and the position shown as a vertical line. A click goes to the
+// nearest position.
+function renderChart(values, moves) {
+  const W = 300;
+  const H = 100;
+  const chart = $('review-chart');
+  chart.textContent = '';
+  const n = Math.max(1, values.length - 1);
+  const x = (i) => (i / n) * W;
+  const y = (v) => (1 - v) * H;
+  svg('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'mid' }, chart);
+  const pts = values.map((v, i) => `${x(i).toFixed(1)},${y(v.white).toFixed(1)}`).join(' ');
+  svg('polygon', { points: `0,${H} ${pts} ${W},${H}`, class: 'area' }, chart);
+  svg('polyline', { points: pts, class: 'value' }, chart);
+  values.forEach((v, i) => {
+    if (v.exact) svg('circle', { cx: x(i), cy: y(v.white), r: 4, class: `exact ${v.exact}`, 'data-exact': v.exact, 'data-ply': i }, chart);
+  });
+  moves.forEach((m, i) => {
+    if (m.grade === 'mistake' || m.grade === 'blunder') {
+      svg('circle', { cx: x(i + 1), cy: y(values[i + 1].white), r: 3.5, class: `bad ${m.grade}`, 'data-ply': i + 1 }, chart);
+    }
+  });
+  if (S.cursor <= n) svg('line', { x1: x(S.cursor), y1: 0, x2: x(S.cursor), y2: H, class: 'cursor' }, chart);
+  chart.dataset.points = String(values.length);
+  chart.onclick = (ev) => {
+    // The view box is 308 wide from -4: the chart with a margin.
+    const r = chart.getBoundingClientRect();
+    const vx = ((ev.clientX - r.left) / r.width) * (W + 8) - 4;
+    goTo(Math.round((vx / W) * n));
+  };
 }
 
 // -------------------------------------------------------------------- clock
@@ -790,16 +1204,44 @@ function fmtClock(ms) {
 
 // --------------------------------------------------------------- rules ui
 
+// The server's /options.json says what each option of its engine is: a rule
+// (changing it starts a new game) or the engine's (the game goes on), and
+// which rule an alias names. The page shows each rule once, under its own
+// name, whatever name the engine lists it by.
+
 function presetRules(key) {
   const p = S.presets && S.presets.presets.find((x) => x.key === key);
   return p ? { ...p.rules } : null;
 }
 
+// ruleParams are the rule parameters the server declares, in its order.
+function ruleParams() {
+  return [...S.decls.values()].filter((d) => d.kind === 'rule' && !d.aliasOf);
+}
+
+// engineNameOf returns the name the engine lists a rule parameter by: its
+// own or an alias; '' when the engine has neither.
+function engineNameOf(param) {
+  const o = S.options.get(norm(param));
+  if (o) return o.name;
+  for (const d of S.decls.values()) {
+    if (d.aliasOf === param && S.options.has(norm(d.name))) return S.options.get(norm(d.name)).name;
+  }
+  return '';
+}
+
+// isRuleOption reports whether an option the engine lists is a rule (under
+// its name or an alias).
+function isRuleOption(name) {
+  const d = S.decls.get(norm(name));
+  return !!(d && d.kind === 'rule');
+}
+
 function defaultRules() {
   const r = {};
-  if (!S.presets) return r;
-  for (const p of S.presets.params) {
-    const o = S.options.get(p.name.toLowerCase());
+  for (const p of ruleParams()) {
+    const en = engineNameOf(p.name);
+    const o = en && S.options.get(norm(en));
     if (o) r[p.name] = o.type === 'check' ? (o.def === 'true' ? 1 : 0) : Number(o.def);
   }
   return r;
@@ -812,10 +1254,10 @@ function matchingPreset(rules) {
 }
 
 function isBoolRule(name) {
-  const p = S.presets && S.presets.params.find((x) => x.name === name);
-  if (p) return p.bool;
-  const o = S.options.get(name.toLowerCase());
-  return o && o.type === 'check';
+  const d = S.decls.get(norm(name));
+  if (d) return d.type === 'check';
+  const o = S.options.get(norm(name));
+  return !!(o && o.type === 'check');
 }
 
 function optionValue(name, v) {
@@ -842,28 +1284,25 @@ function buildVariantSelect() {
   sel.disabled = !o;
 }
 
+// buildRuleOptions shows one input per rule parameter the engine has, keyed
+// by the parameter's name (data-option).
 function buildRuleOptions() {
   const box = $('rule-options');
   box.textContent = '';
-  const params = S.presets ? S.presets.params : [];
-  const known = new Set(params.map((p) => p.name.toLowerCase()));
-  const list = params.filter((p) => S.options.has(p.name.toLowerCase())).map((p) => S.options.get(p.name.toLowerCase()));
-  // Options of another engine that are neither engine options nor known rules.
-  for (const o of S.options.values()) {
-    if (!known.has(o.name.toLowerCase()) && !ENGINE_OPTIONS.has(o.name.toLowerCase()) && (o.type === 'spin' || o.type === 'check')) list.push(o);
-  }
-  for (const o of list) {
+  for (const p of ruleParams()) {
+    const en = engineNameOf(p.name);
+    if (!en) continue;
+    const o = S.options.get(norm(en));
     const label = document.createElement('label');
-    const p = params.find((x) => x.name.toLowerCase() === o.name.toLowerCase());
-    label.title = p ? p.comment : '';
-    label.append(o.name + ' ');
+    label.title = p.comment || '';
+    label.append(p.name + ' ');
     const input = document.createElement('input');
-    input.dataset.option = o.name;
-    const cur = S.rules[o.name] ?? (o.type === 'check' ? (o.def === 'true' ? 1 : 0) : Number(o.def));
+    input.dataset.option = p.name;
+    const cur = S.rules[p.name] ?? (o.type === 'check' ? (o.def === 'true' ? 1 : 0) : Number(o.def));
     if (o.type === 'check') {
       input.type = 'checkbox';
       input.checked = !!cur;
-      input.onchange = () => setRule(o.name, input.checked ? 1 : 0, input);
+      input.onchange = () => setRule(p.name, input.checked ? 1 : 0, input);
     } else {
       input.type = 'number';
       if (o.min !== null) input.min = o.min;
@@ -872,13 +1311,76 @@ function buildRuleOptions() {
       input.onchange = () => {
         const v = Number(input.value);
         if (!Number.isInteger(v) || (o.min !== null && v < o.min) || (o.max !== null && v > o.max)) {
-          notice(`${o.name}: ${input.value} is not a whole number in ${o.min}..${o.max}`, 'error');
-          input.value = S.rules[o.name] ?? o.def;
+          notice(`${p.name}: ${input.value} is not a whole number in ${o.min}..${o.max}`, 'error');
+          input.value = S.rules[p.name] ?? o.def;
           return;
         }
-        setRule(o.name, v, input);
+        setRule(p.name, v, input);
       };
     }
+    label.append(input);
+    box.append(label);
+  }
+}
+
+// OWN_CONTROLS are engine options with a control of their own elsewhere.
+const OWN_CONTROLS = new Set(['variant', 'multipv']);
+
+// buildEngineOptions shows the engine's options that are not rules and that
+// the server lets a tab set (no paths, Hash up to its cap). Changing one
+// keeps the game.
+function buildEngineOptions() {
+  const box = $('engine-options');
+  box.textContent = '';
+  for (const o of S.options.values()) {
+    const key = norm(o.name);
+    const d = S.decls.get(key);
+    if (isRuleOption(o.name) || OWN_CONTROLS.has(key) || o.type === 'string' || (d && !d.settable)) continue;
+    const label = document.createElement('label');
+    label.append(o.name + ' ');
+    let input;
+    const cur = S.engineOpts[o.name] ?? o.def;
+    if (o.type === 'button') {
+      input = document.createElement('button');
+      input.type = 'button';
+      input.textContent = o.name;
+      input.onclick = () => setEngineOption(o, null, input);
+      label.textContent = '';
+    } else if (o.type === 'check') {
+      input = document.createElement('input');
+      input.type = 'checkbox';
+      input.checked = String(cur) === 'true';
+      input.onchange = () => setEngineOption(o, input.checked ? 'true' : 'false', input);
+    } else if (o.type === 'combo') {
+      input = document.createElement('select');
+      for (const v of o.vars) {
+        const opt = document.createElement('option');
+        opt.value = v;
+        opt.textContent = v;
+        input.append(opt);
+      }
+      input.value = cur;
+      input.onchange = () => setEngineOption(o, input.value, input);
+    } else if (o.type === 'spin') {
+      input = document.createElement('input');
+      input.type = 'number';
+      const max = key === 'hash' && S.maxHashMB ? Math.min(o.max ?? S.maxHashMB, S.maxHashMB) : o.max;
+      if (o.min !== null) input.min = o.min;
+      if (max !== null) input.max = max;
+      input.value = cur;
+      input.onchange = () => {
+        const v = Number(input.value);
+        if (!Number.isInteger(v) || (o.min !== null && v < o.min) || (max !== null && v > max)) {
+          notice(`${o.name}: ${input.value} is not a whole number in ${o.min}..${max}`, 'error');
+          input.value = S.engineOpts[o.name] ?? o.def;
+          return;
+        }
+        setEngineOption(o, String(v), input);
+      };
+    } else {
+      continue;
+    }
+    input.dataset.engineOption = o.name;
     label.append(input);
     box.append(label);
   }
@@ -977,6 +1479,24 @@ function renderBoard() {
     } else {
       const [x, y] = xy(tok);
       svg('circle', { cx: x, cy: y, r: 0.42, class: 'last-to', 'data-last': 'to' }, marks);
+    }
+  }
+  // The engine's hint: where to place, slide or fly, or what to remove.
+  const h = shownHint();
+  board.dataset.hint = h;
+  if (h) {
+    const at = (p, r) => { const [x, y] = xy(p); svg('circle', { cx: x, cy: y, r, class: 'hint', 'data-hint': p }, marks); };
+    if (h.startsWith('x')) {
+      at(h.slice(1), 0.44);
+    } else if (h.includes('-')) {
+      const [a, z] = h.split('-');
+      const [x1, y1] = xy(a);
+      const [x2, y2] = xy(z);
+      svg('line', { x1, y1, x2, y2, class: 'hint-path' }, marks);
+      at(a, 0.36);
+      at(z, 0.44);
+    } else {
+      at(h, 0.44);
     }
   }
   for (const p of POINTS) {
@@ -1090,6 +1610,7 @@ function render() {
   renderNav();
   renderAnalysis();
   renderClocks();
+  renderReview();
   if (S.pos && document.activeElement !== $('fen')) $('fen').value = (S.preview ? S.preview.d : S.pos).fen;
 }
 
@@ -1153,41 +1674,42 @@ function turns() {
   return out;
 }
 
-// movesText is the move list in Sanmill's notation: two turns a line, a
-// removal written right after its action (d6-d5xb4), and the FEN tags when
-// the game starts from a set-up position.
-function movesText() {
-  const ts = turns();
-  const lines = [];
-  if (S.startFen) lines.push(`[FEN "${S.startFen}"]`, '[SetUp "1"]', '');
-  for (let i = 0; i < ts.length; i += 2) {
-    const a = ts[i].map((k) => S.moves[k]).join('');
-    const b = ts[i + 1] ? '    ' + ts[i + 1].map((k) => S.moves[k]).join('') : '';
-    lines.push(`${i / 2 + 1}.    ${a}${b}`);
-  }
-  return lines.join('\n');
-}
-
+// renderMoves shows the move list, one entry per turn (an action with its
+// removals, written as Sanmill does: d6-d5xd7): the current turn is marked,
+// a click goes to the end of a turn, and a reviewed move shows its glyph.
 function renderMoves() {
   const ol = $('movelist');
   ol.textContent = '';
   const ts = turns();
+  const reviewed = reviewedPlies();
   for (let i = 0; i < ts.length; i += 2) {
     const li = document.createElement('li');
     const num = document.createElement('span');
     num.className = 'num';
     num.textContent = `${i / 2 + 1}.`;
     li.append(num);
-    for (const t of [ts[i], ts[i + 1]]) {
+    for (const j of [i, i + 1]) {
+      const t = ts[j];
       if (!t) continue;
+      const end = t[t.length - 1] + 1;
       const span = document.createElement('span');
-      span.className = 'turn';
-      for (const k of t) {
-        const tok = document.createElement('span');
-        tok.className = 'tok' + (k === S.cursor - 1 ? ' current' : '') + (k >= S.cursor ? ' future' : '');
-        tok.textContent = S.moves[k];
-        tok.dataset.ply = String(k + 1);
-        span.append(tok);
+      span.className = 'turn' + (S.cursor > t[0] && S.cursor <= end ? ' current' : '') + (t[0] >= S.cursor ? ' future' : '');
+      span.dataset.ply = String(end);
+      span.dataset.turn = String(j);
+      span.textContent = t.map((k) => S.moves[k]).join('');
+      let worst = -1;
+      for (const k of t) if (k < reviewed) worst = Math.max(worst, GRADES.indexOf(S.review.data.moves[k].grade));
+      if (worst >= 0) {
+        const g = GRADES[worst];
+        span.dataset.grade = g;
+        span.classList.add('grade-' + g);
+        const glyph = { inaccuracy: '?!', mistake: '?', blunder: '??' }[g];
+        if (glyph) {
+          const sup = document.createElement('span');
+          sup.className = 'glyph';
+          sup.textContent = glyph;
+          span.append(sup);
+        }
       }
       li.append(span);
     }
@@ -1198,7 +1720,7 @@ function renderMoves() {
   if (cur && (cur.offsetTop < ol.scrollTop || cur.offsetTop + cur.offsetHeight > ol.scrollTop + ol.clientHeight)) {
     ol.scrollTop = cur.offsetTop - ol.clientHeight / 2;
   }
-  $('moves-text').value = movesText();
+  $('moves-text').value = S.lastExport && S.lastExport.key === gameKey() ? S.lastExport.text : '';
 }
 
 function renderNav() {
@@ -1209,6 +1731,8 @@ function renderNav() {
   $('last').disabled = S.cursor >= n;
   $('takeback').disabled = n === 0;
   $('flip').classList.toggle('active', S.flip);
+  $('hint').disabled = !hintAllowed();
+  $('hint').classList.toggle('active', S.hinting);
 }
 
 function scoreText(info) {
@@ -1450,23 +1974,40 @@ function setup() {
   $('load-fen').onclick = () => loadFen($('fen').value);
   $('fen').addEventListener('keydown', (ev) => { if (ev.key === 'Enter') loadFen($('fen').value); });
   $('copy-fen').onclick = () => copyText($('fen').value, 'The FEN');
-  $('copy-moves').onclick = () => copyText(movesText(), 'The move list');
+  $('export-pgn').onclick = () => downloadPgn();
+  $('copy-pgn').onclick = () => copyPgn();
+  $('hint').onclick = () => hint();
+  $('import').onclick = () => importGame($('import-text').value);
+  $('import-file').onchange = async () => {
+    const f = $('import-file').files[0];
+    if (!f) return;
+    if (f.size > (1 << 20)) { notice(`${f.name} is larger than 1 MB: the server reads records up to 1 MB.`, 'error'); return; }
+    const text = await f.text();
+    $('import-text').value = text;
+    $('import-file').value = '';
+    importGame(text);
+  };
+  $('review').onclick = () => reviewGame();
+  $('review-cancel').onclick = () => cancelReview();
   $('analyse').onclick = () => toggleAnalysis();
   $('multipv').onchange = () => setMultiPV(Number($('multipv').value));
   $('preview-exit').onclick = exitPreview;
   $('log-clear').onclick = () => { logLines.length = 0; logDrawn = 0; $('log').textContent = ''; };
   $('logbox').addEventListener('toggle', () => { if ($('logbox').open) { logDrawn = -1; drawLog(); } });
   $('movelist').addEventListener('click', (ev) => {
-    const ply = ev.target.dataset && ev.target.dataset.ply;
-    if (ply) goTo(Number(ply));
+    const t = ev.target.closest && ev.target.closest('[data-ply]');
+    if (t) goTo(Number(t.dataset.ply));
   });
   document.addEventListener('keydown', (ev) => {
     if (ev.target.closest && ev.target.closest('input, select, textarea')) return;
-    if (ev.key === 'ArrowLeft') goTo(S.cursor - 1);
-    else if (ev.key === 'ArrowRight') goTo(S.cursor + 1);
-    else if (ev.key === 'Home') goTo(0);
-    else if (ev.key === 'End') goTo(S.moves.length);
-    else if (ev.key === 'Escape' && S.preview) exitPreview();
+    // The keys step through the game; they do not scroll the page.
+    const to = { ArrowLeft: S.cursor - 1, ArrowRight: S.cursor + 1, Home: 0, End: S.moves.length }[ev.key];
+    if (to !== undefined) {
+      ev.preventDefault();
+      goTo(to);
+    } else if (ev.key === 'Escape' && S.preview) {
+      exitPreview();
+    }
   });
   setupPointer();
   setInterval(clockTick, 100);
@@ -1474,6 +2015,7 @@ function setup() {
   setLimit();
   renderConn();
   renderAnalysisButton();
+  renderReview();
 }
 
 // The tests read the page's state through this object; it changes nothing.
@@ -1495,6 +2037,12 @@ window.millApp = {
     preview: S.preview ? S.preview.d.fen : null,
     analysis: { on: S.analysis.on, depth: S.analysis.info ? S.analysis.info.depth : 0, lines: S.analysis.lines.filter(Boolean).map((l) => ({ score: scoreText(l), pv: l.pv })) },
     searches: E.goQ.length,
+    hint: shownHint() || null,
+    hinting: S.hinting,
+    reviewing: S.reviewing ? { done: S.reviewing.done, total: S.reviewing.total } : null,
+    reviewed: reviewedPlies(),
+    grades: S.review ? S.review.data.moves.slice(0, reviewedPlies()).map((m) => m.grade) : [],
+    rules: { ...S.rules },
     // settled: the shown position is the one at the cursor and no answer is awaited.
     settled: S.posCursor === S.cursor && E.dQ.length === 0 && E.readyQ.length === 0 &&
       (S.analysis.on ? E.goQ.length <= 1 : E.goQ.length === 0),
@@ -1510,10 +2058,16 @@ window.millApp = {
 async function main() {
   setup();
   try {
-    const r = await fetch('/presets.json');
-    S.presets = await r.json();
+    const [pr, op] = await Promise.all([apiFetch('/presets.json'), apiFetch('/options.json')]);
+    if (!pr.ok || !op.ok) throw new Error(await apiError(pr.ok ? op : pr));
+    S.presets = await pr.json();
+    const ot = await op.json();
+    S.maxHashMB = ot.maxHashMB;
+    // An alias that folds to its rule's own name (FlyPieceCount,
+    // flyPieceCount) must not hide the rule.
+    for (const d of ot.options) if (!d.aliasOf || !S.decls.has(norm(d.name))) S.decls.set(norm(d.name), d);
   } catch (e) {
-    notice(`Could not load the variant table: ${e.message}`, 'error');
+    notice(`Could not load the variant and option tables: ${e.message}`, 'error');
   }
   connect();
 }
