@@ -22,6 +22,7 @@ import (
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
+	"github.com/millengine/millengine/internal/uci"
 )
 
 // PlayConfig is what every game of a run shares: the rules, the opening
@@ -135,27 +136,10 @@ func ParseConfig(spec string) (Config, error) {
 		if !ok {
 			return c, fmt.Errorf("%q: want Name=Value", item)
 		}
-		switch strings.ToLower(name) {
-		case "maxquiescencedepth":
-			v, err := intIn(name, val, 0, search.MaxQuiescenceDepth)
-			if err != nil {
+		if d, ok := engineOption(name); ok {
+			if err := setOption(&c.Opts, d, val); err != nil {
 				return c, err
 			}
-			c.Opts.MaxQuiescenceDepth = v
-			continue
-		case "contempt":
-			v, err := intIn(name, val, -search.MaxContempt, search.MaxContempt)
-			if err != nil {
-				return c, err
-			}
-			c.Opts.Contempt = v
-			continue
-		case "algorithm":
-			a, err := search.ParseAlgorithm(val)
-			if err != nil {
-				return c, err
-			}
-			c.Opts.Algorithm = a
 			continue
 		}
 		i := slices.IndexFunc(ws, func(w Weight) bool { return strings.EqualFold(w.Name, name) })
@@ -169,6 +153,49 @@ func ParseConfig(spec string) (Config, error) {
 		*ws[i].Get(&c.Params) = v
 	}
 	return c, nil
+}
+
+// tunedOptions are the engine options a configuration may set: the search
+// options a tuning run compares. Their names, kinds and ranges are the UCI
+// engine's own declarations (uci.Declarations), so milltune accepts what
+// setoption accepts.
+var tunedOptions = []string{"MaxQuiescenceDepth", "Contempt", "Algorithm"}
+
+// engineOption returns the declaration of the tuned option name (any case).
+func engineOption(name string) (uci.Decl, bool) {
+	if !slices.ContainsFunc(tunedOptions, func(o string) bool { return strings.EqualFold(o, name) }) {
+		return uci.Decl{}, false
+	}
+	for _, d := range uci.Declarations() {
+		if strings.EqualFold(d.Name, name) {
+			return d, true
+		}
+	}
+	return uci.Decl{}, false
+}
+
+// setOption sets the tuned option d to val in o, within d's declaration.
+func setOption(o *search.Options, d uci.Decl, val string) error {
+	switch d.Name {
+	case "Algorithm":
+		a, err := search.ParseAlgorithm(strings.ToLower(val)) // as setoption parses it
+		if err != nil {
+			return err
+		}
+		o.Algorithm = a
+		return nil
+	}
+	v, err := intIn(d.Name, val, d.Min, d.Max)
+	if err != nil {
+		return err
+	}
+	switch d.Name {
+	case "MaxQuiescenceDepth":
+		o.MaxQuiescenceDepth = v
+	case "Contempt":
+		o.Contempt = v
+	}
+	return nil
 }
 
 // intIn parses the value of the configuration option name, an integer in
