@@ -23,8 +23,11 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rs/zerolog"
+
 	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/cli"
+	"github.com/millengine/millengine/internal/engine"
 	"github.com/millengine/millengine/internal/match"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
@@ -313,7 +316,8 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) i
 
 // endgameOf plays one self-play game from the random opening of seed and
 // returns the FEN of its first position in the wanted range.
-func endgameOf(e *search.Engine, pc *tune.PlayConfig, seed uint64, minPieces, maxPieces int) (string, bool) {
+func endgameOf(se *search.Engine, pc *tune.PlayConfig, seed uint64, minPieces, maxPieces int) (string, bool) {
+	e := engine.New(se, 0, zerolog.Nop()) // plays as the UCI engine's go does
 	rng := rand.New(rand.NewPCG(seed, 0x6f70656e))
 	g := position.NewGame(pc.Rules, position.New(&pc.Rules))
 	match.PlayRandom(g, pc.OpeningPlies, rng, nil)
@@ -325,7 +329,7 @@ func endgameOf(e *search.Engine, pc *tune.PlayConfig, seed uint64, minPieces, ma
 			n >= minPieces && n <= maxPieces {
 			return p.FEN(), true
 		}
-		g.Play(e.Search(g, search.Limits{Nodes: pc.Nodes}, nil).BestMove)
+		g.Play(e.Play(g, search.Limits{Nodes: pc.Nodes}, 1, nil).Move)
 	}
 	return "", false
 }

@@ -17,6 +17,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rs/zerolog"
+
+	"github.com/millengine/millengine/internal/engine"
 	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/match"
 	"github.com/millengine/millengine/internal/position"
@@ -45,8 +48,11 @@ type PairResult struct {
 }
 
 // PlayPair plays the opening of seed twice, a as white then as black, and
-// returns a's results. It is the one game loop of the screen and the tuner.
-func PlayPair(a, b *search.Engine, pc *PlayConfig, seed uint64) PairResult {
+// returns a's results. It is the one game loop of the screen and the tuner;
+// each move is chosen by engine.Engine.Play, the UCI engine's go, with no
+// book and no tables.
+func PlayPair(sa, sb *search.Engine, pc *PlayConfig, seed uint64) PairResult {
+	a, b := engine.New(sa, 0, zerolog.Nop()), engine.New(sb, 0, zerolog.Nop())
 	rng := rand.New(rand.NewPCG(seed, 0x6f70656e))
 	open := position.NewGame(pc.Rules, position.New(&pc.Rules))
 	match.PlayRandom(open, pc.OpeningPlies, rng, nil)
@@ -65,7 +71,7 @@ func PlayPair(a, b *search.Engine, pc *PlayConfig, seed uint64) PairResult {
 			if g.Pos.SideToMove() == aColor {
 				e = a
 			}
-			g.Play(e.Search(g, lim, nil).BestMove)
+			g.Play(e.Play(g, lim, 1, nil).Move)
 		}
 		outcome, why := g.Pos.Result()
 		res.Reasons[swap] = why

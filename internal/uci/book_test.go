@@ -142,15 +142,15 @@ func TestBookOption(t *testing.T) {
 // a game's first go does not pay for the read.
 func TestIsreadyWaitsForTheBuiltinBook(t *testing.T) {
 	s, _ := newTestSessionWith(t, bookConfig(book.Builtin))
-	if s.bookPath != book.Builtin {
-		t.Fatalf("Book %q at start", s.bookPath)
+	if path, _ := s.engine.BookInUse(); path != book.Builtin {
+		t.Fatalf("Book %q at start", path)
 	}
 	s.handleLine(inputLine{text: "isready"})
 	want, err := book.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.book != want || s.bookNote != "" {
-		t.Fatalf("after isready the session's book is %p (note %q), want the shipped book %p", s.book, s.bookNote, want)
+	if _, b := s.engine.BookInUse(); b != want {
+		t.Fatalf("after isready the session's book is %p, want the shipped book %p", b, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/millengine/millengine/internal/engine"
 	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
@@ -35,7 +36,7 @@ func (s *session) handleLine(l inputLine) (quit bool) {
 			s.printf("%s", line)
 		}
 	case "isready":
-		s.awaitBook()
+		s.engine.AwaitBook()
 		s.printf("readyok")
 	case "ucinewgame", "uginewgame":
 		err = s.cmdNewGame(args)
@@ -236,8 +237,8 @@ func (s *session) cmdDisplay() {
 		s.printf("result: ongoing")
 	}
 	s.printf("%s", strings.TrimRight("legal: "+strings.Join(sortedTokens(legalMoves(g)), " "), " "))
-	if e, ok := s.bookEntry(g); ok {
-		s.printf("book: %s", bookLine(e))
+	if e, ok := s.engine.BookEntry(g); ok {
+		s.printf("book: %s", engine.BookLine(e))
 	}
 }
 

@@ -140,8 +140,7 @@ func (s *session) cmdGo(args []string) error {
 		s.printf("bestmove none")
 		return nil
 	}
-	s.tablesAtGo(g)
-	if s.bookAtGo(g, req) {
+	if s.notesAtGo(g, req) {
 		return nil
 	}
 	s.startSearch(req, legal)

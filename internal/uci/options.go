@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/millengine/millengine/internal/engine"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
@@ -177,8 +178,8 @@ func (s *session) engineOptions() []*option {
 		{name: "EGTBPath", kind: kindString, def: s.cfg.EGTBPath,
 			set: func(s *session, value string) error { return s.setTablesDir(value) }},
 		{name: "Book", kind: kindString, def: s.cfg.Book,
-			set: func(s *session, value string) error { s.bookNote = ""; return s.openBook(value) }},
-		spin("BookVariety", defaultBookVariety, 0, maxBookVariety, func(s *session, v int) { s.bookVariety = v }),
+			set: func(s *session, value string) error { return s.engine.SetBook(stringValue(value)) }},
+		spin("BookVariety", engine.DefaultBookVariety, 0, engine.MaxBookVariety, func(s *session, v int) { s.engine.SetBookVariety(v) }),
 		{name: "Variant", kind: kindCombo, def: s.cfg.Variant, vars: rules.PresetKeys(),
 			set: func(s *session, value string) error {
 				p, ok := rules.PresetByName(strings.TrimSpace(value))
@@ -212,9 +213,9 @@ func (s *session) setRules(r rules.Rules) {
 	s.rules = r
 	s.game = position.NewGame(r, position.New(&s.rules))
 	s.valid = true
-	if changed && s.tablesDir != "" {
-		if err := s.openTables(); err != nil {
-			s.tablesNote = fmt.Sprintf("error: EGTBPath: %v; the tables are not used", err)
+	if changed {
+		if err := s.engine.ReopenTables(&s.rules); err != nil {
+			s.engine.NoteTablesError(err) // said at the next go
 		}
 	}
 }

@@ -18,14 +18,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
 
-	"github.com/millengine/millengine/internal/book"
-	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/engine"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
@@ -43,19 +41,9 @@ const (
 )
 
 // Engine is what the protocol loop needs from a searcher; *search.Engine
-// implements it. Only Stop and PonderHit are called while Search runs; every
-// other method is called between searches.
-type Engine interface {
-	SetOptions(o search.Options)
-	SetHash(mb int) error
-	SetTables(t *egtb.Tables)
-	ClearHash()
-	NewGame()
-	Prepare(ponder bool)
-	Search(g *position.Game, lim search.Limits, report func(search.Info)) search.Result
-	Stop()
-	PonderHit()
-}
+// implements it. It is the engine package's Searcher: the protocol drives an
+// engine.Engine (the searcher with its book and tables) around it.
+type Engine = engine.Searcher
 
 // Config is the start-up configuration of a protocol session.
 type Config struct {
@@ -206,7 +194,7 @@ type session struct {
 	cfg    Config
 	log    zerolog.Logger
 	out    *writer
-	engine Engine
+	engine *engine.Engine // the searcher with its book and tables
 
 	options []*option   // engine options in the order uci lists them
 	startR  rules.Rules // the rules of the start-up variant (option defaults)
@@ -234,16 +222,7 @@ type session struct {
 	queued   []inputLine // lines read while the table is allocated, in order
 	resized  chan error  // the end of a Hash change
 
-	tablesDir   string       // EGTBPath
-	tables      *egtb.Tables // opened for s.rules, or nil
-	tablesNote  string       // why the tables are not used, said once at the next go
-	tablesNoted bool
-	bookPath    string        // Book
-	book        *book.Book    // the opening book, or nil
-	bookVariety int           // BookVariety: centipawns below the best a book action may be
-	bookRng     *rand.Rand    // the book's choices
-	bookNote    string        // why the start-up book is not used, said once at the next go
-	closed      chan struct{} // closed when Run returns
+	closed chan struct{} // closed when Run returns
 }
 
 func newSession(cfg Config, w *writer) *session {
@@ -266,21 +245,14 @@ func newSession(cfg Config, w *writer) *session {
 	s.sopts.Threads = cfg.Threads
 	s.sopts.Contempt = defaultContempt
 	s.game = position.NewGame(s.rules, position.New(&s.rules))
-	if cfg.Engine != nil {
-		s.engine = cfg.Engine
-	} else {
-		s.engine = search.New(cfg.HashMB)
-	}
+	s.engine = engine.New(cfg.Engine, cfg.HashMB, cfg.Log)
 	s.engine.SetOptions(s.sopts)
-	s.tablesDir = cfg.EGTBPath
-	if err := s.openTables(); err != nil {
-		s.log.Error().Err(err).Msg("endgame tables not used")
-		s.tablesNote = fmt.Sprintf("error: EGTBPath: %v; the tables are not used", err)
+	if err := s.engine.SetTablesDir(stringValue(cfg.EGTBPath), &s.rules); err != nil {
+		s.engine.NoteTablesError(err) // said at the first go
 	}
-	s.bookVariety, s.bookRng = defaultBookVariety, newBookRng()
-	if err := s.openBook(cfg.Book); err != nil {
+	if err := s.engine.SetBook(stringValue(cfg.Book)); err != nil {
 		s.log.Error().Err(err).Msg("opening book not used")
-		s.bookNote = err.Error()
+		s.engine.NoteBookError(err)
 	}
 	s.options = s.engineOptions()
 	return s

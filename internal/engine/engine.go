@@ -1,0 +1,329 @@
+// Package engine is the player between a front end and the search, as
+// Stockfish's engine.h is: a searcher with the opening book and the endgame
+// tables, and the policy of a go — what the tables and the book say of the
+// root, and when the book answers instead of a search. The UCI protocol
+// drives it, and so do the in-process tools (the tuner, the book builder,
+// the board's review, annotate), so that they play exactly as the engine
+// plays over UCI.
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/millengine/millengine/internal/book"
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/search"
+)
+
+// Searcher is what searches: *search.Engine, or a test's fake. Only Stop
+// and PonderHit are called while Search runs; every other method is called
+// between searches.
+type Searcher interface {
+	SetOptions(o search.Options)
+	SetHash(mb int) error
+	SetTables(t *egtb.Tables)
+	ClearHash()
+	NewGame()
+	Prepare(ponder bool)
+	Search(g *position.Game, lim search.Limits, report func(search.Info)) search.Result
+	Stop()
+	PonderHit()
+}
+
+// MaxBookVariety bounds BookVariety (centipawns).
+const MaxBookVariety = 100
+
+// DefaultBookVariety is the start-up margin: small enough that every choice
+// is as good as the best within the book's accuracy, wide enough that games
+// differ.
+const DefaultBookVariety = 10
+
+// Engine is a searcher with its book and tables. It is not safe for
+// concurrent use, except for the searcher's Stop and PonderHit.
+type Engine struct {
+	Searcher
+	log zerolog.Logger
+
+	tablesDir   string       // where the tables are read from; "" for none
+	tables      *egtb.Tables // opened for the current rules, or nil
+	tablesNote  string       // why the tables are not used, said once at the next go
+	tablesNoted bool
+
+	bookPath    string     // book.Builtin, a file, or "" for none
+	book        *book.Book // the opening book in use, or nil
+	bookVariety int        // centipawns below the best a book action may be
+	bookRng     *rand.Rand // the book's choices
+	bookNote    string     // why the book is not used, said once at the next go
+}
+
+// New returns an engine around s (nil: a search.Engine with hashMB of
+// table) with no book and no tables. Its book choices are seeded from the
+// clock, so games differ; SeedBook fixes them.
+func New(s Searcher, hashMB int, log zerolog.Logger) *Engine {
+	if s == nil {
+		s = search.New(hashMB)
+	}
+	return &Engine{
+		Searcher:    s,
+		log:         log,
+		bookVariety: DefaultBookVariety,
+		bookRng:     rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x626f6f6b)),
+	}
+}
+
+// The endgame tables are opened for the current rules: when the directory
+// is set, and again when the rules change. They are read-only and shared
+// with the search. A damaged file is refused with an error and the tables
+// are not used; rules the tables do not cover are said once, at the next
+// go, and the tables are not probed under them.
+
+// SetTablesDir reads the tables of dir ("": none) for r and hands them to
+// the searcher. A damaged file leaves no tables in use.
+func (e *Engine) SetTablesDir(dir string, r *rules.Rules) error {
+	e.tablesDir = strings.TrimSpace(dir)
+	return e.ReopenTables(r)
+}
+
+// ReopenTables opens the tables of the current directory for r, as after a
+// change of rules; without a directory it does nothing.
+func (e *Engine) ReopenTables(r *rules.Rules) error {
+	if e.tables != nil {
+		e.tables.Close()
+		e.tables = nil
+	}
+	e.tablesNote, e.tablesNoted = "", false
+	defer func() { e.Searcher.SetTables(e.tables) }()
+	if e.tablesDir == "" {
+		return nil
+	}
+	if _, err := os.Stat(e.tablesDir); errors.Is(err, os.ErrNotExist) {
+		e.tablesNote = fmt.Sprintf("egtb: no tables in %s (build them with: millengine egtb build)", e.tablesDir)
+		e.log.Info().Str("dir", e.tablesDir).Msg("no endgame tables")
+		return nil
+	}
+	if _, err := egtb.ParamsOf(r); err != nil {
+		e.tablesNote = fmt.Sprintf("egtb: the tables are not used under these rules (%v)", err)
+		return nil
+	}
+	t, err := egtb.Open(e.tablesDir, r)
+	if err != nil {
+		e.log.Error().Err(err).Msg("endgame tables not used")
+		return fmt.Errorf("EGTBPath: %w; the tables are not used", err)
+	}
+	e.tables = t
+	if !t.Covers(r) {
+		e.tablesNote = fmt.Sprintf("egtb: %s holds no tables for these rules (%s)", e.tablesDir, t.Params().Name())
+	}
+	e.log.Info().Str("dir", e.tablesDir).Int("sectors", len(t.Sectors())).Msg("endgame tables opened")
+	return nil
+}
+
+// NoteTablesError keeps err (tables that could not be opened at start-up or
+// after a change of rules, when nobody asked) to be said at the next go.
+func (e *Engine) NoteTablesError(err error) {
+	e.tablesNote, e.tablesNoted = "error: "+err.Error(), false
+}
+
+// TablesDir is the directory the tables are read from, "" for none.
+func (e *Engine) TablesDir() string { return e.tablesDir }
+
+// Tables are the open tables, or nil.
+func (e *Engine) Tables() *egtb.Tables { return e.tables }
+
+// Close releases the tables.
+func (e *Engine) Close() {
+	if e.tables != nil {
+		e.tables.Close()
+		e.tables = nil
+		e.Searcher.SetTables(nil)
+	}
+}
+
+// The opening book: at a go that plays a move (a clock, a move time or the
+// default move time; not infinite, ponder, depth, nodes, mate or MultiPV
+// above 1, which ask for a search), a position the book holds is answered
+// at once with one of its actions within BookVariety centipawns of the
+// best. Every go in a book position, analysis included, first says what the
+// book holds.
+
+// SetBook uses the book named by value: book.Builtin for the shipped one,
+// "" for none, otherwise a file. A file that cannot be read leaves no book
+// in use.
+func (e *Engine) SetBook(value string) error {
+	path := strings.TrimSpace(value)
+	e.bookPath, e.book, e.bookNote = path, nil, ""
+	switch path {
+	case "":
+		return nil
+	case book.Builtin:
+		// Reading the shipped book takes a few tenths of a second: it is
+		// read in the background and taken at the next AwaitBook (isready)
+		// or book look-up.
+		go book.Default() // its error, if any, is seen at the look-up
+		return nil
+	}
+	b, err := book.Open(path)
+	if err != nil {
+		err = fmt.Errorf("option Book: %w; no book is used", err)
+		e.bookPath = ""
+		return err
+	}
+	e.book = b
+	e.log.Info().Str("book", path).Int("positions", b.Len()).Msg("opening book loaded")
+	return nil
+}
+
+// NoteBookError keeps err (a book that could not be read at start-up) to be
+// said at the next go.
+func (e *Engine) NoteBookError(err error) { e.bookNote = err.Error() }
+
+// SetBookVariety sets how many centipawns below the best a book action may
+// be (0..MaxBookVariety).
+func (e *Engine) SetBookVariety(cp int) { e.bookVariety = cp }
+
+// SeedBook makes the book's choices repeatable.
+func (e *Engine) SeedBook(seed uint64) { e.bookRng = rand.New(rand.NewPCG(seed, 0x626f6f6b)) }
+
+// AwaitBook takes the shipped book into use once its background read is
+// done, waiting for it if need be. isready calls it: it is the protocol's
+// point for a GUI to wait out slow set-up, so the first go of a game under a
+// move time is not the one that pays for the read.
+func (e *Engine) AwaitBook() {
+	if e.book != nil || e.bookPath != book.Builtin {
+		return
+	}
+	b, err := book.Default()
+	if err != nil {
+		e.bookPath, e.bookNote = "", fmt.Sprintf("option Book: %v; no book is used", err)
+		return
+	}
+	e.book = b
+}
+
+// BookInUse returns the book's name (book.Builtin, a file or "") and the
+// book in use (nil while the shipped one is still being read, or for none).
+func (e *Engine) BookInUse() (string, *book.Book) { return e.bookPath, e.book }
+
+// BookEntry returns the book's entry for g's position, if any.
+func (e *Engine) BookEntry(g *position.Game) (book.Entry, bool) {
+	e.AwaitBook()
+	if e.book == nil {
+		return book.Entry{}, false
+	}
+	return e.book.Probe(&g.Rules, &g.Pos)
+}
+
+// BookLine formats an entry's actions: "depth 12 moves d6 61 d5 48".
+func BookLine(en book.Entry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "depth %d moves", en.Depth)
+	for _, a := range en.Actions {
+		fmt.Fprintf(&b, " %s %d", a.Move, a.Score)
+	}
+	return b.String()
+}
+
+// PlaysFromBook reports whether a go with lim (and multiPV lines) asks for
+// a move to play, which the book may answer, rather than for a search to
+// look at.
+func PlaysFromBook(lim *search.Limits, multiPV int) bool {
+	return !lim.Infinite && !lim.Ponder && lim.Depth == 0 && lim.Nodes == 0 && lim.Mate == 0 && multiPV <= 1
+}
+
+// BookAnswer is a go answered by the book.
+type BookAnswer struct {
+	Move  position.Move
+	Score int // centipawns, from the side to move's view, or a mate score
+	Depth int // the depth of the book's analysis
+}
+
+// Notes are what the engine says of a root before it answers a go: what
+// the tables and the book hold of it, and why either is not used.
+type Notes []string
+
+// AtGo is the policy of a go at g with lim: the notes a front end shows
+// (each one "info string" line in UCI: the tables' value and each action's
+// by egtb.Tables.RankRoot, "egtb <V> moves <token> <V> …"; the book's
+// actions, "book depth <D> moves <token> <score> …"; once, what the tables
+// hold or why they or the book are not used), and the book's answer when the
+// go plays a move and the book holds the position.
+func (e *Engine) AtGo(g *position.Game, lim *search.Limits, multiPV int) (Notes, BookAnswer, bool) {
+	notes := e.tablesNotes(g, nil)
+	if e.bookNote != "" {
+		notes = append(notes, "error: "+e.bookNote)
+		e.bookNote = ""
+	}
+	en, ok := e.BookEntry(g)
+	if !ok {
+		return notes, BookAnswer{}, false
+	}
+	notes = append(notes, "book "+BookLine(en))
+	if !PlaysFromBook(lim, multiPV) {
+		return notes, BookAnswer{}, false
+	}
+	a, ok := book.Pick(en, e.bookVariety, lim.SearchMoves, e.bookRng)
+	if !ok {
+		return notes, BookAnswer{}, false
+	}
+	return notes, BookAnswer{Move: a.Move, Score: a.Score, Depth: en.Depth}, true
+}
+
+// tablesNotes appends what the tables say of g's root.
+func (e *Engine) tablesNotes(g *position.Game, notes Notes) Notes {
+	if e.tables == nil || !e.tables.Covers(&g.Rules) {
+		if e.tablesNote != "" && !e.tablesNoted {
+			e.tablesNoted = true
+			notes = append(notes, e.tablesNote)
+		}
+		return notes
+	}
+	if !e.tablesNoted {
+		e.tablesNoted = true
+		notes = append(notes, "egtb: "+e.tables.Coverage())
+	}
+	acts, ok := e.tables.RankRoot(g)
+	if !ok {
+		return notes
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "egtb %s moves", acts[0].Token())
+	for _, a := range acts {
+		fmt.Fprintf(&b, " %s %s", a.Move, a.Token())
+	}
+	return append(notes, b.String())
+}
+
+// Answer is the action the engine plays and how it chose it.
+type Answer struct {
+	Move     position.Move // position.NoMove when the game is over
+	FromBook bool
+	Book     BookAnswer    // when FromBook
+	Result   search.Result // when searched
+	Notes    Notes
+}
+
+// Play answers a go at g with lim as the UCI engine does: the book when it
+// holds the position and the go plays a move, a search otherwise. report
+// (may be nil) receives the search's info. The notes are returned, not
+// printed.
+func (e *Engine) Play(g *position.Game, lim search.Limits, multiPV int, report func(search.Info)) Answer {
+	notes, ba, ok := e.AtGo(g, &lim, multiPV)
+	if ok {
+		return Answer{Move: ba.Move, FromBook: true, Book: ba, Notes: notes}
+	}
+	if report == nil {
+		report = func(search.Info) {}
+	}
+	e.Prepare(lim.Ponder)
+	res := e.Search(g, lim, report)
+	return Answer{Move: res.BestMove, Result: res, Notes: notes}
+}

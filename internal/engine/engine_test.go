@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/millengine/millengine/internal/book"
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/search"
+	"github.com/millengine/millengine/internal/testkit"
+)
+
+// fakeSearcher answers every search with its move and counts the searches.
+type fakeSearcher struct {
+	move     string
+	searches int
+	tables   *egtb.Tables
+}
+
+func (f *fakeSearcher) SetOptions(search.Options) {}
+func (f *fakeSearcher) SetHash(int) error         { return nil }
+func (f *fakeSearcher) SetTables(t *egtb.Tables)  { f.tables = t }
+func (f *fakeSearcher) ClearHash()                {}
+func (f *fakeSearcher) NewGame()                  {}
+func (f *fakeSearcher) Prepare(bool)              {}
+func (f *fakeSearcher) Stop()                     {}
+func (f *fakeSearcher) PonderHit()                {}
+func (f *fakeSearcher) Search(g *position.Game, _ search.Limits, _ func(search.Info)) search.Result {
+	f.searches++
+	m, _ := position.ParseMove(f.move)
+	return search.Result{BestMove: m}
+}
+
+func newEngine(t *testing.T, bookName string) (*Engine, *fakeSearcher) {
+	t.Helper()
+	f := &fakeSearcher{move: "a7"}
+	e := New(f, 0, zerolog.Nop())
+	e.SeedBook(1)
+	if err := e.SetBook(bookName); err != nil {
+		t.Fatal(err)
+	}
+	return e, f
+}
+
+// A go that plays a move at a book position is answered by the book with
+// one of the entry's actions, without a search; a go that asks for a
+// search (a depth) only hears what the book holds.
+func TestBookAtGo(t *testing.T) {
+	e, f := newEngine(t, book.Builtin)
+	g := testkit.Game(t, rules.Default(), "")
+	en, ok := e.BookEntry(g)
+	if !ok {
+		t.Fatal("the shipped book does not hold the start position")
+	}
+	wantNote := "book " + BookLine(en)
+	a := e.Play(g, search.Limits{MoveTime: 1}, 1, nil)
+	if !a.FromBook || f.searches != 0 || !slices.Equal(a.Notes, Notes{wantNote}) {
+		t.Fatalf("movetime go: %+v after %d searches, want a book answer and the note %q", a, f.searches, wantNote)
+	}
+	if !slices.ContainsFunc(en.Actions, func(b book.Action) bool { return b.Move == a.Move }) {
+		t.Fatalf("book answered %s, not one of the entry's actions %v", a.Move, en.Actions)
+	}
+	for _, lim := range []search.Limits{{Depth: 3}, {Infinite: true}, {Nodes: 100}, {Mate: 2}} {
+		a := e.Play(g, lim, 1, nil)
+		if a.FromBook || a.Move.String() != "a7" || !slices.Equal(a.Notes, Notes{wantNote}) {
+			t.Fatalf("%+v: %+v, want a search and the note", lim, a)
+		}
+	}
+	if a := e.Play(g, search.Limits{MoveTime: 1}, 2, nil); a.FromBook {
+		t.Fatal("MultiPV 2 was answered by the book")
+	}
+}
+
+// Without a book every go is a search, and no note is said.
+func TestNoBookSearches(t *testing.T) {
+	e, f := newEngine(t, "")
+	g := testkit.Game(t, rules.Default(), "")
+	if a := e.Play(g, search.Limits{MoveTime: 1}, 1, nil); a.FromBook || a.Move.String() != "a7" || len(a.Notes) != 0 || f.searches != 1 {
+		t.Fatalf("%+v after %d searches", a, f.searches)
+	}
+}
+
+// A book file that cannot be read leaves no book in use, with an error that
+// names the option; one noted at start-up is said once, at the next go.
+func TestBadBook(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.book")
+	if err := os.WriteFile(bad, []byte("not a book\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := newEngine(t, "")
+	err := e.SetBook(bad)
+	if err == nil || !strings.HasPrefix(err.Error(), "option Book: ") || !strings.HasSuffix(err.Error(), "; no book is used") {
+		t.Fatalf("SetBook(bad): %v", err)
+	}
+	if path, b := e.BookInUse(); path != "" || b != nil {
+		t.Fatalf("after a bad book: %q %p", path, b)
+	}
+	e.NoteBookError(err)
+	g := testkit.Game(t, rules.Default(), "")
+	if notes, _, _ := e.AtGo(g, &search.Limits{Depth: 1}, 1); !slices.Equal(notes, Notes{"error: " + err.Error()}) {
+		t.Fatalf("first go notes %q", notes)
+	}
+	if notes, _, _ := e.AtGo(g, &search.Limits{Depth: 1}, 1); len(notes) != 0 {
+		t.Fatalf("second go notes %q", notes)
+	}
+}
+
+// A tables directory that does not exist is said once, at the next go, and
+// the searcher gets no tables.
+func TestMissingTables(t *testing.T) {
+	e, f := newEngine(t, "")
+	dir := filepath.Join(t.TempDir(), "none")
+	r := rules.Default()
+	if err := e.SetTablesDir(dir, &r); err != nil {
+		t.Fatal(err)
+	}
+	g := testkit.Game(t, r, "")
+	want := Notes{"egtb: no tables in " + dir + " (build them with: millengine egtb build)"}
+	if notes, _, _ := e.AtGo(g, &search.Limits{Depth: 1}, 1); !slices.Equal(notes, want) || f.tables != nil || e.Tables() != nil {
+		t.Fatalf("notes %q, tables %p", notes, f.tables)
+	}
+	if notes, _, _ := e.AtGo(g, &search.Limits{Depth: 1}, 1); len(notes) != 0 {
+		t.Fatalf("second go notes %q", notes)
+	}
+}
