@@ -49,9 +49,15 @@ SWEEP_RULESETS ?= 500
 sweep:
 	SWEEP_RULESETS=$(SWEEP_RULESETS) $(GO) test -count=1 -timeout 60m -v -run '^TestRuleSetSweep$$' ./internal/uci/ | grep -vE '^=== (RUN|PAUSE|CONT)'
 
-# The engine's bench (node count = build signature) and the Go benchmarks.
+# The engine's bench (node count = build signature), then perft 6 and bench
+# timed against the previous build in alternating pairs (scripts/benchpair;
+# PREV_REF=<rev> picks the previous build, default HEAD with changes in the
+# tree, else HEAD~1). The Go benchmarks are gobench.
+PREV_REF ?=
+BENCH_PAIRS ?= 5
 bench: build
 	$(BIN)/millengine bench $(if $(BENCHDEPTH),--depth $(BENCHDEPTH))
+	$(GO) run ./scripts/benchpair --new $(BIN)/millengine --pairs $(BENCH_PAIRS) $(if $(PREV_REF),--prev $(PREV_REF))
 
 gobench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
