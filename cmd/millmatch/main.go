@@ -99,35 +99,8 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	if len(argv) > 0 && argv[0] == "openings" {
 		return runOpenings(argv[1:], stdout, stderr)
 	}
-	fs := pflag.NewFlagSet("millmatch", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.SortFlags = false
 	var o options
-	fs.StringArrayVarP(&o.engines, "engine", "e", nil, `engine command line, split on spaces ("./bin/millengine --threads 1"); repeat for each engine`)
-	fs.StringArrayVar(&o.names, "name", nil, `engine label: "LABEL" for the engines in order, or "N:LABEL" (default: the executable's name)`)
-	fs.StringArrayVar(&o.args, "args", nil, `"N:ARGS": more arguments for engine N, split on spaces`)
-	fs.StringArrayVar(&o.setopts, "option", nil, `"[N:]Name=Value" setoption for engine N (all engines without N:); "[N:]Name" for a button; not for rule options (--variant sets the rules)`)
-	fs.IntVarP(&o.games, "games", "g", 100, "games per pairing (a match of two engines has one pairing)")
-	fs.IntVar(&o.movetime, "movetime", 0, "fixed time per action in ms (go movetime); 100 unless --tc is given")
-	fs.StringVar(&o.tc, "tc", "", `clock per side, "base+increment" in seconds, such as 10+0.1 (go wtime btime winc binc)`)
-	fs.Uint64Var(&o.nodes, "nodes", 0, "fixed nodes per action (go nodes): the same games however loaded the machine is")
-	fs.IntVar(&o.margin, "timemargin", 100, "ms an engine may overrun its move time or clock before it loses (hang / time forfeit)")
-	fs.StringVar(&o.openings, "openings", "", `file of openings, one a line: tokens ("d6 d2"), or "fen <FEN> [moves …]"`)
-	fs.IntVar(&o.randomOpenings, "random-openings", 0, "seeded random openings of K actions (legal, no mill closed, not decided)")
-	fs.Uint64Var(&o.seed, "seed", 0, "seed for --random-openings (default: from the clock, printed)")
-	fs.StringVarP(&o.variant, "variant", "v", "nine-mens-morris", "rule preset: "+strings.Join(rules.PresetKeys(), ", "))
-	fs.IntVar(&o.maxPlies, "max-plies", 2000, "adjudicate a draw after this many actions (opening included); 0: never")
-	fs.IntVarP(&o.concurrency, "concurrency", "c", 1, "games played at once (each with its own engine processes)")
-	fs.StringVar(&o.sprt, "sprt", "", `"elo0,elo1[,alpha,beta]": stop when the SPRT decides (logistic Elo, trinomial; alpha=beta=0.05)`)
-	fs.StringVarP(&o.out, "out", "o", "", "write every game as a JSON line to this file")
-	fs.StringVar(&o.pgn, "pgn", "", "also write every game in Sanmill's PGN dialect to this file (appended with --resume)")
-	fs.BoolVar(&o.resume, "resume", false, "go on with the match whose games --out holds (same command line, --seed included): count them and play the rest, appending")
-	fs.DurationVar(&o.startup, "startup-timeout", 10*time.Second, "how long an engine may take for uciok and readyok")
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no line per finished game, only the final report")
-	fs.BoolVar(&o.engineStderr, "engine-stderr", false, "pass the engines' stderr through (default: discarded)")
-	fs.BoolVar(&o.debug, "debug", false, "log every protocol line to stderr")
-	fs.BoolVar(&o.version, "version", false, "print the version and exit")
-	fs.Usage = func() {} // --help is answered below, on stdout
+	fs := o.flags(stderr)
 	// usageError reports a bad command line: one line with the hint, exit 2.
 	usageError := func(err error) int {
 		fmt.Fprintf(stderr, "millmatch: %v (see millmatch --help)\n", err)
@@ -156,7 +129,6 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(err)
 	}
-
 	level := zerolog.InfoLevel
 	if o.debug {
 		level = zerolog.DebugLevel
@@ -169,44 +141,13 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	if !o.quiet {
 		cfg.Live = stdout
 	}
-	if o.out != "" {
-		f, err := openRecords(o.out, o.resume, &cfg, cfg.Log)
-		if err != nil {
-			fmt.Fprintf(stderr, "millmatch: %v\n", err)
-			return exitFailure
-		}
-		defer f.Close()
-		cfg.Records = f
+	closeOutputs, err := o.openOutputs(&cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "millmatch: %v\n", err)
+		return exitFailure
 	}
-	if o.pgn != "" {
-		flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-		if o.resume {
-			flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
-		}
-		f, err := os.OpenFile(o.pgn, flag, 0o644)
-		if err != nil {
-			fmt.Fprintf(stderr, "millmatch: --pgn: %v\n", err)
-			return exitFailure
-		}
-		defer f.Close()
-		cfg.PGN = f
-	}
-
-	fmt.Fprintf(stdout, "millmatch: %s, %s, %d games per pairing, concurrency %d\n", cfg.Variant.Key, cfg.TC, cfg.Games, cfg.Concurrency)
-	for i, e := range cfg.Engines {
-		fmt.Fprintf(stdout, "  engine %d: %s = %s\n", i+1, e.Name, e)
-	}
-	switch {
-	case o.openings != "":
-		fmt.Fprintf(stdout, "  openings: %d from %s\n", len(cfg.Openings), o.openings)
-	case o.randomOpenings > 0:
-		fmt.Fprintf(stdout, "  openings: %d random of %d actions, seed %d\n", len(cfg.Openings), o.randomOpenings, seed)
-	default:
-		fmt.Fprintln(stdout, "  openings: the start position")
-	}
-	if o.resume {
-		fmt.Fprintf(stdout, "  resumed: %d games already in %s\n", len(cfg.Done), o.out)
-	}
+	defer closeOutputs()
+	o.printHeader(stdout, &cfg, seed)
 
 	sum, err := match.Run(ctx, cfg)
 	if sum != nil {
@@ -228,6 +169,94 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// flags declares millmatch's command line into o; --help is answered by
+// run, on stdout.
+func (o *options) flags(stderr io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("millmatch", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	fs.StringArrayVarP(&o.engines, "engine", "e", nil, `engine command line, split on spaces ("./bin/millengine --threads 1"); repeat for each engine`)
+	fs.StringArrayVar(&o.names, "name", nil, `engine label: "LABEL" for the engines in order, or "N:LABEL" (default: the executable's name)`)
+	fs.StringArrayVar(&o.args, "args", nil, `"N:ARGS": more arguments for engine N, split on spaces`)
+	fs.StringArrayVar(&o.setopts, "option", nil, `"[N:]Name=Value" setoption for engine N (all engines without N:); "[N:]Name" for a button; not for rule options (--variant sets the rules)`)
+	fs.IntVarP(&o.games, "games", "g", 100, "games per pairing (a match of two engines has one pairing)")
+	fs.IntVar(&o.movetime, "movetime", 0, "fixed time per action in ms (go movetime); 100 unless --tc is given")
+	fs.StringVar(&o.tc, "tc", "", `clock per side, "base+increment" in seconds, such as 10+0.1 (go wtime btime winc binc)`)
+	fs.Uint64Var(&o.nodes, "nodes", 0, "fixed nodes per action (go nodes): the same games however loaded the machine is")
+	fs.IntVar(&o.margin, "timemargin", 100, "ms an engine may overrun its move time or clock before it loses (hang / time forfeit)")
+	fs.StringVar(&o.openings, "openings", "", `file of openings, one a line: tokens ("d6 d2"), or "fen <FEN> [moves …]"`)
+	fs.IntVar(&o.randomOpenings, "random-openings", 0, "seeded random openings of K actions (legal, no mill closed, not decided)")
+	fs.Uint64Var(&o.seed, "seed", 0, "seed for --random-openings (default: from the clock, printed)")
+	fs.StringVarP(&o.variant, "variant", "v", "nine-mens-morris", "rule preset: "+strings.Join(rules.PresetKeys(), ", "))
+	fs.IntVar(&o.maxPlies, "max-plies", 2000, "adjudicate a draw after this many actions (opening included); 0: never")
+	fs.IntVarP(&o.concurrency, "concurrency", "c", 1, "games played at once (each with its own engine processes)")
+	fs.StringVar(&o.sprt, "sprt", "", `"elo0,elo1[,alpha,beta]": stop when the SPRT decides (logistic Elo, trinomial; alpha=beta=0.05)`)
+	fs.StringVarP(&o.out, "out", "o", "", "write every game as a JSON line to this file")
+	fs.StringVar(&o.pgn, "pgn", "", "also write every game in Sanmill's PGN dialect to this file (appended with --resume)")
+	fs.BoolVar(&o.resume, "resume", false, "go on with the match whose games --out holds (same command line, --seed included): count them and play the rest, appending")
+	fs.DurationVar(&o.startup, "startup-timeout", 10*time.Second, "how long an engine may take for uciok and readyok")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no line per finished game, only the final report")
+	fs.BoolVar(&o.engineStderr, "engine-stderr", false, "pass the engines' stderr through (default: discarded)")
+	fs.BoolVar(&o.debug, "debug", false, "log every protocol line to stderr")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.Usage = func() {}
+	return fs
+}
+
+// openOutputs opens --out (the games as JSON lines, checked against the
+// command line with --resume) and --pgn into cfg; the function it returns
+// closes them.
+func (o *options) openOutputs(cfg *match.Config) (func(), error) {
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	if o.out != "" {
+		f, err := openRecords(o.out, o.resume, cfg, cfg.Log)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+		cfg.Records = f
+	}
+	if o.pgn != "" {
+		flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		if o.resume {
+			flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		}
+		f, err := os.OpenFile(o.pgn, flag, 0o644)
+		if err != nil {
+			closeAll()
+			return nil, fmt.Errorf("--pgn: %w", err)
+		}
+		files = append(files, f)
+		cfg.PGN = f
+	}
+	return closeAll, nil
+}
+
+// printHeader says what the match is: rules, time control, engines,
+// openings and what a resumed match already holds.
+func (o *options) printHeader(stdout io.Writer, cfg *match.Config, seed uint64) {
+	fmt.Fprintf(stdout, "millmatch: %s, %s, %d games per pairing, concurrency %d\n", cfg.Variant.Key, cfg.TC, cfg.Games, cfg.Concurrency)
+	for i, e := range cfg.Engines {
+		fmt.Fprintf(stdout, "  engine %d: %s = %s\n", i+1, e.Name, e)
+	}
+	switch {
+	case o.openings != "":
+		fmt.Fprintf(stdout, "  openings: %d from %s\n", len(cfg.Openings), o.openings)
+	case o.randomOpenings > 0:
+		fmt.Fprintf(stdout, "  openings: %d random of %d actions, seed %d\n", len(cfg.Openings), o.randomOpenings, seed)
+	default:
+		fmt.Fprintln(stdout, "  openings: the start position")
+	}
+	if o.resume {
+		fmt.Fprintf(stdout, "  resumed: %d games already in %s\n", len(cfg.Done), o.out)
+	}
+}
+
 // printUsage writes the help text.
 func printUsage(fs *pflag.FlagSet, w io.Writer) {
 	fmt.Fprint(w, usageHead)
@@ -239,9 +268,6 @@ func printUsage(fs *pflag.FlagSet, w io.Writer) {
 // message naming the flag, so that Validate has nothing left to refuse.
 func (o *options) config() (match.Config, uint64, error) {
 	var cfg match.Config
-	if len(o.engines) < 2 {
-		return cfg, 0, fmt.Errorf("need at least two --engine flags, got %d", len(o.engines))
-	}
 	if o.resume && o.out == "" {
 		return cfg, 0, errors.New("--resume needs --out, the file of the games to go on from")
 	}
@@ -250,98 +276,15 @@ func (o *options) config() (match.Config, uint64, error) {
 		return cfg, 0, fmt.Errorf("unknown --variant %q (want one of %s)", o.variant, strings.Join(rules.PresetKeys(), ", "))
 	}
 	cfg.Variant = preset
-	for i, e := range o.engines {
-		f := strings.Fields(e)
-		if len(f) == 0 {
-			return cfg, 0, fmt.Errorf("--engine %d is empty", i+1)
-		}
-		cfg.Engines = append(cfg.Engines, match.EngineSpec{Path: f[0], Args: f[1:]})
+	var err error
+	if cfg.Engines, err = o.engineSpecs(); err != nil {
+		return cfg, 0, err
 	}
-	n := len(cfg.Engines)
-	for i, s := range o.names {
-		idx, label, hasIdx, err := indexed(s, n)
-		if err != nil {
-			return cfg, 0, fmt.Errorf("--name %q: %w", s, err)
-		}
-		if !hasIdx {
-			if i >= n {
-				return cfg, 0, fmt.Errorf("--name %q: more names than engines", s)
-			}
-			idx = i
-		}
-		if strings.TrimSpace(label) == "" {
-			return cfg, 0, fmt.Errorf("--name %q: empty label", s)
-		}
-		cfg.Engines[idx].Name = strings.TrimSpace(label)
+	if err := o.limits(&cfg); err != nil {
+		return cfg, 0, err
 	}
-	for _, s := range o.args {
-		idx, rest, hasIdx, err := indexed(s, n)
-		if err != nil || !hasIdx {
-			return cfg, 0, fmt.Errorf("--args %q: want N:ARGS with N from 1 to %d", s, n)
-		}
-		cfg.Engines[idx].Args = append(cfg.Engines[idx].Args, strings.Fields(rest)...)
-	}
-	for _, s := range o.setopts {
-		idx, rest, hasIdx, err := indexed(s, n)
-		if err != nil {
-			return cfg, 0, fmt.Errorf("--option %q: %w", s, err)
-		}
-		opt, err := match.ParseOption(rest)
-		if err != nil {
-			return cfg, 0, fmt.Errorf("--option: %w", err)
-		}
-		if match.IsRuleOption(opt.Name) {
-			return cfg, 0, fmt.Errorf("--option %q: %s is a rule option: the rules of every engine and of the referee are set with --variant", s, opt.Name)
-		}
-		for i := range cfg.Engines {
-			if !hasIdx || i == idx {
-				cfg.Engines[i].Options = append(cfg.Engines[i].Options, opt)
-			}
-		}
-	}
-	defaultNames(cfg.Engines)
-	seen := map[string]bool{}
-	for _, e := range cfg.Engines {
-		if seen[e.Name] {
-			return cfg, 0, fmt.Errorf("two engines are named %q (label them apart with --name)", e.Name)
-		}
-		seen[e.Name] = true
-	}
-
-	switch {
-	case o.games < 1:
-		return cfg, 0, fmt.Errorf("--games %d: must be at least 1", o.games)
-	case o.concurrency < 1:
-		return cfg, 0, fmt.Errorf("--concurrency %d: must be at least 1", o.concurrency)
-	case o.maxPlies < 0:
-		return cfg, 0, fmt.Errorf("--max-plies %d: must not be negative (0: no cap)", o.maxPlies)
-	case o.startup <= 0:
-		return cfg, 0, fmt.Errorf("--startup-timeout %v: must be positive", o.startup)
-	case o.margin < 0:
-		return cfg, 0, fmt.Errorf("--timemargin %d: must not be negative", o.margin)
-	}
-	cfg.Games, cfg.Concurrency, cfg.MaxPlies = o.games, o.concurrency, o.maxPlies
-	cfg.StartupTimeout = o.startup
-	cfg.Margin = time.Duration(o.margin) * time.Millisecond
-	switch {
-	case (o.movetimeSet || o.movetime != 0) && o.movetime < 1:
-		return cfg, 0, fmt.Errorf("--movetime %d: must be at least 1", o.movetime)
-	case o.tc != "" && o.movetime > 0:
-		return cfg, 0, errors.New("--tc and --movetime are exclusive")
-	case o.nodes > 0 && (o.tc != "" || o.movetime > 0):
-		return cfg, 0, errors.New("--nodes excludes --tc and --movetime")
-	case o.nodes > 0:
-		cfg.TC = match.TimeControl{Nodes: o.nodes}
-	case o.tc != "":
-		tc, err := match.ParseClock(o.tc)
-		if err != nil {
-			return cfg, 0, fmt.Errorf("--tc: %w", err)
-		}
-		cfg.TC = tc
-	case o.movetime > 0:
-		cfg.TC = match.TimeControl{MoveTime: time.Duration(o.movetime) * time.Millisecond}
-	default:
-		cfg.TC = match.TimeControl{MoveTime: 100 * time.Millisecond}
+	if cfg.TC, err = o.timeControl(); err != nil {
+		return cfg, 0, err
 	}
 	if o.sprt != "" {
 		if len(cfg.Engines) != 2 {
@@ -353,31 +296,143 @@ func (o *options) config() (match.Config, uint64, error) {
 		}
 		cfg.SPRT = &sp
 	}
-
 	seed := o.seed
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano()) & (1<<53 - 1) // printable, and exact in JSON tools
 	}
-	switch {
-	case o.openings != "" && o.randomOpenings > 0:
-		return cfg, 0, errors.New("--openings and --random-openings are exclusive")
-	case o.randomOpenings < 0:
-		return cfg, 0, fmt.Errorf("--random-openings %d: must not be negative", o.randomOpenings)
-	case o.openings != "":
-		ops, err := match.LoadOpenings(o.openings, preset.Rules)
-		if err != nil {
-			return cfg, 0, err
-		}
-		cfg.Openings = ops
-	case o.randomOpenings > 0:
-		pairs := max((o.games+1)/2, 1)
-		ops, err := match.RandomOpenings(preset.Rules, pairs, o.randomOpenings, seed)
-		if err != nil {
-			return cfg, 0, err
-		}
-		cfg.Openings = ops
+	if cfg.Openings, err = o.openingList(preset.Rules, seed); err != nil {
+		return cfg, 0, err
 	}
 	return cfg, seed, cfg.Validate()
+}
+
+// engineSpecs reads --engine, --name, --args and --option: the engines with
+// their labels, extra arguments and options (never a rule option: the rules
+// are --variant's), each label distinct.
+func (o *options) engineSpecs() ([]match.EngineSpec, error) {
+	if len(o.engines) < 2 {
+		return nil, fmt.Errorf("need at least two --engine flags, got %d", len(o.engines))
+	}
+	var specs []match.EngineSpec
+	for i, e := range o.engines {
+		f := strings.Fields(e)
+		if len(f) == 0 {
+			return nil, fmt.Errorf("--engine %d is empty", i+1)
+		}
+		specs = append(specs, match.EngineSpec{Path: f[0], Args: f[1:]})
+	}
+	n := len(specs)
+	for i, s := range o.names {
+		idx, label, hasIdx, err := indexed(s, n)
+		if err != nil {
+			return nil, fmt.Errorf("--name %q: %w", s, err)
+		}
+		if !hasIdx {
+			if i >= n {
+				return nil, fmt.Errorf("--name %q: more names than engines", s)
+			}
+			idx = i
+		}
+		if strings.TrimSpace(label) == "" {
+			return nil, fmt.Errorf("--name %q: empty label", s)
+		}
+		specs[idx].Name = strings.TrimSpace(label)
+	}
+	for _, s := range o.args {
+		idx, rest, hasIdx, err := indexed(s, n)
+		if err != nil || !hasIdx {
+			return nil, fmt.Errorf("--args %q: want N:ARGS with N from 1 to %d", s, n)
+		}
+		specs[idx].Args = append(specs[idx].Args, strings.Fields(rest)...)
+	}
+	for _, s := range o.setopts {
+		idx, rest, hasIdx, err := indexed(s, n)
+		if err != nil {
+			return nil, fmt.Errorf("--option %q: %w", s, err)
+		}
+		opt, err := match.ParseOption(rest)
+		if err != nil {
+			return nil, fmt.Errorf("--option: %w", err)
+		}
+		if match.IsRuleOption(opt.Name) {
+			return nil, fmt.Errorf("--option %q: %s is a rule option: the rules of every engine and of the referee are set with --variant", s, opt.Name)
+		}
+		for i := range specs {
+			if !hasIdx || i == idx {
+				specs[i].Options = append(specs[i].Options, opt)
+			}
+		}
+	}
+	defaultNames(specs)
+	seen := map[string]bool{}
+	for _, e := range specs {
+		if seen[e.Name] {
+			return nil, fmt.Errorf("two engines are named %q (label them apart with --name)", e.Name)
+		}
+		seen[e.Name] = true
+	}
+	return specs, nil
+}
+
+// limits checks and sets the games, the concurrency, the ply cap, the
+// start-up timeout and the time margin.
+func (o *options) limits(cfg *match.Config) error {
+	switch {
+	case o.games < 1:
+		return fmt.Errorf("--games %d: must be at least 1", o.games)
+	case o.concurrency < 1:
+		return fmt.Errorf("--concurrency %d: must be at least 1", o.concurrency)
+	case o.maxPlies < 0:
+		return fmt.Errorf("--max-plies %d: must not be negative (0: no cap)", o.maxPlies)
+	case o.startup <= 0:
+		return fmt.Errorf("--startup-timeout %v: must be positive", o.startup)
+	case o.margin < 0:
+		return fmt.Errorf("--timemargin %d: must not be negative", o.margin)
+	}
+	cfg.Games, cfg.Concurrency, cfg.MaxPlies = o.games, o.concurrency, o.maxPlies
+	cfg.StartupTimeout = o.startup
+	cfg.Margin = time.Duration(o.margin) * time.Millisecond
+	return nil
+}
+
+// timeControl reads --tc, --movetime and --nodes (one of them; 100 ms a
+// move without any).
+func (o *options) timeControl() (match.TimeControl, error) {
+	switch {
+	case (o.movetimeSet || o.movetime != 0) && o.movetime < 1:
+		return match.TimeControl{}, fmt.Errorf("--movetime %d: must be at least 1", o.movetime)
+	case o.tc != "" && o.movetime > 0:
+		return match.TimeControl{}, errors.New("--tc and --movetime are exclusive")
+	case o.nodes > 0 && (o.tc != "" || o.movetime > 0):
+		return match.TimeControl{}, errors.New("--nodes excludes --tc and --movetime")
+	case o.nodes > 0:
+		return match.TimeControl{Nodes: o.nodes}, nil
+	case o.tc != "":
+		tc, err := match.ParseClock(o.tc)
+		if err != nil {
+			return match.TimeControl{}, fmt.Errorf("--tc: %w", err)
+		}
+		return tc, nil
+	case o.movetime > 0:
+		return match.TimeControl{MoveTime: time.Duration(o.movetime) * time.Millisecond}, nil
+	}
+	return match.TimeControl{MoveTime: 100 * time.Millisecond}, nil
+}
+
+// openingList reads --openings or makes --random-openings from seed (one
+// opening per pair of games); none means every game starts from the start.
+func (o *options) openingList(r rules.Rules, seed uint64) ([]match.Opening, error) {
+	switch {
+	case o.openings != "" && o.randomOpenings > 0:
+		return nil, errors.New("--openings and --random-openings are exclusive")
+	case o.randomOpenings < 0:
+		return nil, fmt.Errorf("--random-openings %d: must not be negative", o.randomOpenings)
+	case o.openings != "":
+		return match.LoadOpenings(o.openings, r)
+	case o.randomOpenings > 0:
+		return match.RandomOpenings(r, max((o.games+1)/2, 1), o.randomOpenings, seed)
+	}
+	return nil, nil
 }
 
 // indexed splits "N:rest" into the 0-based engine index and rest; without a

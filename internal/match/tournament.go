@@ -324,11 +324,48 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if cfg.QuitGrace <= 0 {
 		cfg.QuitGrace = time.Second
 	}
-	// Start every engine once so that a wrong path or an unsupported
-	// variant fails now, with one clear message.
+	ids, err := checkEngines(ctx, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	jobs := Schedule(len(cfg.Engines), cfg.Games, cfg.Openings)
+	sum := newSummary(&cfg, ids, len(jobs))
+	todo := resume(&cfg, jobs, sum)
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var stop atomic.Bool // set once the SPRT has decided: no new game starts
+	if sum.Resumed > 0 && sprtDecides(&cfg, sum) {
+		stop.Store(true)
+	}
+	out := recordSink{cfg: &cfg}
+	for rec := range playAll(runCtx, &cfg, todo, &stop) {
+		if rec.Termination == TermAborted || stop.Load() {
+			sum.Aborted++
+			continue
+		}
+		sum.add(rec)
+		if cfg.Live != nil {
+			sum.writeLive(cfg.Live, rec)
+		}
+		out.write(rec)
+		if sprtDecides(&cfg, sum) {
+			stop.Store(true)
+			cancel()
+		}
+	}
+	sum.Interrupted = ctx.Err() != nil
+	sum.Elapsed = time.Since(sum.started)
+	return sum, out.err
+}
+
+// checkEngines starts every engine once, so that a wrong path or an
+// unsupported variant fails now, with one clear message; it returns their
+// names as they give them.
+func checkEngines(ctx context.Context, cfg *Config) ([]string, error) {
 	ids := make([]string, len(cfg.Engines))
 	for i, spec := range cfg.Engines {
-		id, err := checkEngine(ctx, &cfg, spec)
+		id, err := checkEngine(ctx, cfg, spec)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -337,9 +374,12 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 		ids[i] = id
 	}
+	return ids, nil
+}
 
-	jobs := Schedule(len(cfg.Engines), cfg.Games, cfg.Openings)
-	sum := newSummary(&cfg, ids, len(jobs))
+// resume counts the games the records already hold into sum and returns
+// the jobs still to play.
+func resume(cfg *Config, jobs []Job, sum *Summary) []Job {
 	done, _ := cfg.done(jobs) // checked by Validate
 	var todo []Job
 	for _, j := range jobs {
@@ -350,16 +390,27 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			todo = append(todo, j)
 		}
 	}
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var stop atomic.Bool // set once the SPRT has decided: no new game starts
-	if cfg.SPRT != nil && len(done) > 0 {
-		if d := cfg.SPRT.Decide(sum.Pair(0, 1)); d != Continue {
-			sum.SPRTDecision = d
-			stop.Store(true)
-		}
-	}
+	return todo
+}
 
+// sprtDecides records the SPRT's decision in sum once it has one.
+func sprtDecides(cfg *Config, sum *Summary) bool {
+	if cfg.SPRT == nil {
+		return false
+	}
+	d := cfg.SPRT.Decide(sum.Pair(0, 1))
+	if d == Continue {
+		return false
+	}
+	sum.SPRTDecision = d
+	return true
+}
+
+// playAll plays the jobs on cfg.Concurrency workers, each with its own
+// engine processes, and sends each game's record; the channel is closed
+// when every worker has ended. Once stop is set (or ctx ends) no new game
+// starts.
+func playAll(ctx context.Context, cfg *Config, todo []Job, stop *atomic.Bool) <-chan GameRecord {
 	jobCh := make(chan Job)
 	resCh := make(chan GameRecord)
 	go func() {
@@ -370,25 +421,24 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			}
 			select {
 			case jobCh <- j:
-			case <-runCtx.Done():
+			case <-ctx.Done():
 				return
 			}
 		}
 	}()
 	var wg sync.WaitGroup
-	workers := min(cfg.Concurrency, len(todo))
-	for w := 0; w < workers; w++ {
+	for w := range min(cfg.Concurrency, len(todo)) {
 		wg.Add(1)
 		go func(id int) {
 			defer wg.Done()
-			wk := &worker{id: id, cfg: &cfg, procs: make([]*Process, len(cfg.Engines)),
+			wk := &worker{id: id, cfg: cfg, procs: make([]*Process, len(cfg.Engines)),
 				log: cfg.Log.With().Int("worker", id).Logger()}
 			defer wk.close()
 			for j := range jobCh {
-				if stop.Load() || runCtx.Err() != nil {
+				if stop.Load() || ctx.Err() != nil {
 					continue // drain quickly
 				}
-				resCh <- wk.play(runCtx, j)
+				resCh <- wk.play(ctx, j)
 			}
 		}(w)
 	}
@@ -396,52 +446,46 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		wg.Wait()
 		close(resCh)
 	}()
+	return resCh
+}
 
-	var werr error
-	for rec := range resCh {
-		if rec.Termination == TermAborted || stop.Load() {
-			sum.Aborted++
-			continue
+// recordSink writes each finished game to cfg.Records (a JSON line) and
+// cfg.PGN. After the first failed write it writes nothing more, and err
+// says why.
+type recordSink struct {
+	cfg *Config
+	err error
+}
+
+func (o *recordSink) write(rec GameRecord) {
+	if o.err != nil {
+		return
+	}
+	if o.cfg.Records != nil {
+		b, err := json.Marshal(rec)
+		if err == nil {
+			b = append(b, '\n')
+			_, err = o.cfg.Records.Write(b)
 		}
-		sum.add(rec)
-		if cfg.Live != nil {
-			sum.writeLive(cfg.Live, rec)
-		}
-		if cfg.Records != nil && werr == nil {
-			b, err := json.Marshal(rec)
-			if err == nil {
-				b = append(b, '\n')
-				_, err = cfg.Records.Write(b)
-			}
-			if err != nil {
-				werr = fmt.Errorf("match: writing the game records: %w", err)
-				cfg.Log.Error().Err(werr).Msg("game records are no longer written")
-			}
-		}
-		if cfg.PGN != nil && werr == nil {
-			g, err := rec.PGN(time.Now())
-			if err == nil {
-				err = record.Write(cfg.PGN, g)
-			}
-			if err == nil {
-				_, err = io.WriteString(cfg.PGN, "\n")
-			}
-			if err != nil {
-				werr = fmt.Errorf("match: writing the PGN: %w", err)
-				cfg.Log.Error().Err(werr).Msg("PGN is no longer written")
-			}
-		}
-		if cfg.SPRT != nil {
-			if d := cfg.SPRT.Decide(sum.Pair(0, 1)); d != Continue {
-				sum.SPRTDecision = d
-				stop.Store(true)
-				cancel()
-			}
+		if err != nil {
+			o.err = fmt.Errorf("match: writing the game records: %w", err)
+			o.cfg.Log.Error().Err(o.err).Msg("game records are no longer written")
+			return
 		}
 	}
-	sum.Interrupted = ctx.Err() != nil
-	sum.Elapsed = time.Since(sum.started)
-	return sum, werr
+	if o.cfg.PGN != nil {
+		g, err := rec.PGN(time.Now())
+		if err == nil {
+			err = record.Write(o.cfg.PGN, g)
+		}
+		if err == nil {
+			_, err = io.WriteString(o.cfg.PGN, "\n")
+		}
+		if err != nil {
+			o.err = fmt.Errorf("match: writing the PGN: %w", err)
+			o.cfg.Log.Error().Err(o.err).Msg("PGN is no longer written")
+		}
+	}
 }
 
 // SetupError is Run's error for an engine that cannot take part in the
