@@ -12,7 +12,7 @@ PREV      ?= $(BIN)/millengine-prev
 EGTB_DIR  ?=
 EGTB_VARIANT ?= nine-mens-morris
 
-.PHONY: all build run test perft randomplay sweep bench gobench fuzz lint match clean egtb egtb-play book
+.PHONY: all build run test perft randomplay sweep bench ttd gobench fuzz lint match clean egtb egtb-play book
 
 all: build
 
@@ -58,6 +58,21 @@ BENCH_PAIRS ?= 5
 bench: build
 	$(BIN)/millengine bench $(if $(BENCHDEPTH),--depth $(BENCHDEPTH))
 	$(GO) run ./scripts/benchpair --new $(BIN)/millengine --pairs $(BENCH_PAIRS) $(if $(PREV_REF),--prev $(PREV_REF))
+
+# Time to a fixed depth against Sanmill's C++ engine on bench's Nine Men's
+# Morris positions (scripts/ttd): Sanmill searches once to SkillLevel plies
+# (DeveloperMode and DrawOnHumanExperience off, MoveTime 0), millengine
+# iterates to go depth; both one thread, no tables, no book. SANMILL is the
+# peer built by ../shared/peers/build-sanmill-cpp.sh.
+SANMILL   ?= $(HOME)/.cache/mill-peers/.peers/bin/sanmill
+TTD_DEPTH ?= 12
+ttd: build
+	$(GO) run ./scripts/ttd --depth $(TTD_DEPTH) --rounds 3 --positions testdata/ttd-positions.txt \
+		--engine "$(BIN)/millengine" --engine "$(SANMILL)" \
+		--setup "1:setoption name EGTBPath value <empty>" --setup "1:setoption name Book value <empty>" \
+		--go "2:go" --setup "2:setoption name SkillLevel value {d}" --setup "2:setoption name MoveTime value 0" \
+		--setup "2:setoption name DeveloperMode value false" --setup "2:setoption name DrawOnHumanExperience value false" \
+		--setup "2:setoption name Shuffling value false"
 
 gobench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
