@@ -73,19 +73,6 @@ type SideStats struct {
 	NPSN     int
 }
 
-// ResultString returns "1-0", "0-1", "1/2-1/2" or "*".
-func ResultString(r position.Result) string {
-	switch r {
-	case position.WhiteWins:
-		return "1-0"
-	case position.BlackWins:
-		return "0-1"
-	case position.Draw:
-		return "1/2-1/2"
-	}
-	return "*"
-}
-
 // isCrash reports whether err is a crash fault: the engine's process ended
 // or closed a pipe.
 func isCrash(err error) bool {

@@ -224,7 +224,7 @@ func newRecord(cfg *Config, job Job, o Outcome, wall time.Duration) GameRecord {
 		Variant: cfg.Variant.Key, TimeControl: cfg.TC.String(),
 		OpeningIndex: job.OpeningIndex + 1, OpeningFEN: job.Opening.FEN,
 		Opening: append([]string{}, job.Opening.Moves...), Moves: append([]string{}, o.Moves...),
-		Result: ResultString(o.Result), Termination: o.Termination, Reason: o.Reason,
+		Result: record.ResultToken(o.Result), Termination: o.Termination, Reason: o.Reason,
 		Plies: o.Plies, FinalFEN: o.FinalFEN, WallMs: wall.Milliseconds(),
 		job: job, outcome: o,
 	}
@@ -252,7 +252,7 @@ var finished = []position.Result{position.WhiteWins, position.BlackWins, positio
 // count every action in the means.
 func (r *GameRecord) restoreOutcome() (Outcome, error) {
 	o := Outcome{Termination: r.Termination, Reason: r.Reason, Faulty: -1, Moves: r.Moves, Plies: r.Plies, FinalFEN: r.FinalFEN}
-	i := slices.IndexFunc(finished, func(res position.Result) bool { return ResultString(res) == r.Result })
+	i := slices.IndexFunc(finished, func(res position.Result) bool { return record.ResultToken(res) == r.Result })
 	if i < 0 {
 		return o, fmt.Errorf("result %q is not 1-0, 0-1 or 1/2-1/2", r.Result)
 	}

@@ -178,7 +178,7 @@ func FromEngine(g *position.Game) (Game, error) {
 		return Game{}, err
 	}
 	res, _ := g.Pos.Result()
-	rec := Game{Result: resultToken(res)}
+	rec := Game{Result: ResultToken(res)}
 	rec.Moves = turns
 	for _, name := range sevenTags {
 		v := "?"
@@ -207,8 +207,9 @@ func FromEngine(g *position.Game) (Game, error) {
 	return rec, nil
 }
 
-// resultToken is the termination marker of an engine result.
-func resultToken(r position.Result) string {
+// ResultToken is the game termination marker of a result in PGN (and in
+// millmatch's records): "1-0", "0-1", "1/2-1/2", or "*" for a game not over.
+func ResultToken(r position.Result) string {
 	switch r {
 	case position.WhiteWins:
 		return "1-0"
