@@ -88,6 +88,32 @@ func variantRules(name string) (rules.Rules, error) {
 	return p.Rules, nil
 }
 
+// sizedParams returns the table parameters of a preset for a build of at
+// most maxPieces pieces, checked against the preset's range.
+func sizedParams(variant string, maxPieces int) (egtb.Params, error) {
+	p, err := variantParams(variant)
+	if err != nil {
+		return p, err
+	}
+	if maxPieces < 2*p.MinPieces || maxPieces > egtb.MaxPieces {
+		return p, fmt.Errorf("--max-pieces %d is out of range %d..%d", maxPieces, 2*p.MinPieces, egtb.MaxPieces)
+	}
+	return p, nil
+}
+
+// sectorSpecs reads --sector's values.
+func sectorSpecs(args []string) ([]egtb.SectorSpec, error) {
+	var only []egtb.SectorSpec
+	for _, a := range args {
+		sp, err := egtb.ParseSectorSpec(a)
+		if err != nil {
+			return nil, fmt.Errorf("--sector: %w", err)
+		}
+		only = append(only, sp)
+	}
+	return only, nil
+}
+
 // variantParams returns the table parameters of a preset.
 func variantParams(name string) (egtb.Params, error) {
 	r, err := variantRules(name)
@@ -122,12 +148,9 @@ func egtbPlan(e *env, args []string) int {
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c
 	}
-	p, err := variantParams(variant)
+	p, err := sizedParams(variant, *maxPieces)
 	if err != nil {
 		return e.usageError("egtb plan", err.Error())
-	}
-	if *maxPieces < 2*p.MinPieces || *maxPieces > egtb.MaxPieces {
-		return e.usageError("egtb plan", fmt.Sprintf("--max-pieces %d is out of range %d..%d", *maxPieces, 2*p.MinPieces, egtb.MaxPieces))
 	}
 	plan := p.Plan(*maxPieces)
 	switch {
@@ -209,23 +232,16 @@ func egtbBuild(e *env, args []string) int {
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c
 	}
-	p, err := variantParams(variant)
+	p, err := sizedParams(variant, *maxPieces)
 	if err != nil {
 		return e.usageError("egtb build", err.Error())
-	}
-	if *maxPieces < 2*p.MinPieces || *maxPieces > egtb.MaxPieces {
-		return e.usageError("egtb build", fmt.Sprintf("--max-pieces %d is out of range %d..%d", *maxPieces, 2*p.MinPieces, egtb.MaxPieces))
 	}
 	if err := checkRange("--threads", *threads, 0, 1024); err != nil {
 		return e.usageError("egtb build", err.Error())
 	}
-	var only []egtb.SectorSpec
-	for _, a := range *sectors {
-		sp, err := egtb.ParseSectorSpec(a)
-		if err != nil {
-			return e.usageError("egtb build", "--sector: "+err.Error())
-		}
-		only = append(only, sp)
+	only, err := sectorSpecs(*sectors)
+	if err != nil {
+		return e.usageError("egtb build", err.Error())
 	}
 	if len(only) > 0 && !fs.Changed("max-pieces") {
 		*maxPieces = egtb.MaxPieces
@@ -357,13 +373,9 @@ func egtbVerify(e *env, args []string) int {
 	if err != nil {
 		return e.usageError("egtb verify", err.Error())
 	}
-	var only []egtb.SectorSpec
-	for _, a := range *sectorArgs {
-		sp, err := egtb.ParseSectorSpec(a)
-		if err != nil {
-			return e.usageError("egtb verify", "--sector: "+err.Error())
-		}
-		only = append(only, sp)
+	only, err := sectorSpecs(*sectorArgs)
+	if err != nil {
+		return e.usageError("egtb verify", err.Error())
 	}
 	bar := newProgressBar(stderr, "egtb ", "M/s", 1e6)
 	code := 0
