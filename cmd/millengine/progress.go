@@ -90,13 +90,21 @@ func (b *progressBar) clear() {
 // buildETA estimates the time an endgame table build has left from the
 // slots still to solve and the rate of the pairs solved so far in this run
 // (the pairs differ in cost per slot, so it is an estimate, steadier as the
-// build goes on). Its String is the progress bar's suffix.
+// build goes on). The pair in flight counts whole until it has taken its
+// estimated time, so a long pair does not run the estimate down to nothing
+// before it ends. Its String is the progress bar's suffix.
 type buildETA struct {
 	mu      sync.Mutex
 	total   float64       // slot-tables of the plan not found built
 	done    float64       // slot-tables solved in this run
 	solving time.Duration // the time those took
 	last    time.Time     // the last report
+	jobs    []etaJob      // the plan's jobs in the order the build runs them
+}
+
+// etaJob is a job's work not yet reported: slot-tables by sector.
+type etaJob struct {
+	left map[egtb.SectorSpec]float64 // per sector, its slots times the tables still to come
 }
 
 // newBuildETA counts the work of a plan: each sector's slots once per table.
@@ -104,6 +112,11 @@ func newBuildETA(plan []egtb.Job) *buildETA {
 	e := &buildETA{last: time.Now()}
 	for _, j := range plan {
 		e.total += float64(j.Slots) * float64(len(j.Metrics))
+		ej := etaJob{left: map[egtb.SectorSpec]float64{}}
+		for _, s := range j.Sectors {
+			ej.left[s] += float64(s.Slots()) * float64(len(j.Metrics))
+		}
+		e.jobs = append(e.jobs, ej)
 	}
 	return e
 }
@@ -113,6 +126,12 @@ func (e *buildETA) add(r egtb.SectorReport) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	n := float64(r.Spec.Slots())
+	for _, j := range e.jobs {
+		if _, ok := j.left[r.Spec]; ok {
+			j.left[r.Spec] -= n
+			break
+		}
+	}
 	if r.Existing {
 		e.total -= n
 		return
@@ -124,6 +143,20 @@ func (e *buildETA) add(r egtb.SectorReport) {
 	e.last = time.Now()
 }
 
+// inFlight is the work of the first job with tables still to come.
+func (e *buildETA) inFlight() float64 {
+	for _, j := range e.jobs {
+		var w float64
+		for _, v := range j.left {
+			w += max(v, 0)
+		}
+		if w > 0 {
+			return w
+		}
+	}
+	return 0
+}
+
 // String is "all 12.3 % (1.1 of 8.9 G slots), ~1h23m left", or "" before
 // anything was solved.
 func (e *buildETA) String() string {
@@ -132,9 +165,11 @@ func (e *buildETA) String() string {
 	if e.total <= 0 || e.done <= 0 || e.solving <= 0 {
 		return ""
 	}
-	rate := e.done / e.solving.Seconds()
-	left := time.Duration((e.total-e.done)/rate*float64(time.Second)) - time.Since(e.last)
-	left = max(left, 0).Round(time.Second)
+	rate := e.done / e.solving.Seconds() // slot-tables a second
+	cur := e.inFlight()
+	rest := max(e.total-e.done-cur, 0) / rate
+	curLeft := max(cur/rate-time.Since(e.last).Seconds(), 0)
+	left := time.Duration((rest + curLeft) * float64(time.Second)).Round(time.Second)
 	if left > 10*time.Minute {
 		left = left.Round(time.Minute)
 	}
