@@ -138,14 +138,17 @@ book: build
 	nice -n 10 $(BIN)/millengine book build --plies 6 --depth 12 --out $(BOOK_OUT)
 	nice -n 10 $(BIN)/millengine book build --plies 8 --depth 10 --out $(BOOK_OUT)
 
-# The browser board (millengine serve) and its tests' browser. make test runs
-# the browser tests with MILLWEB_REQUIRE_BROWSER=1: without a browser they
-# fail instead of skipping. The browser step finds $(CHROME_PATH) or installs
-# Debian's chromium; if it cannot, it says so and the browser tests fail.
+# The browser board (millengine serve) and its tests' browser and Node. make
+# test runs the browser tests with MILLWEB_REQUIRE_BROWSER=1 and the page's
+# module tests (node --test, from go test) with MILLWEB_REQUIRE_NODE=1:
+# without a browser or Node they fail instead of skipping. The browser step
+# finds $(CHROME_PATH) or installs Debian's chromium, the node step finds
+# node on the PATH or installs Debian's nodejs (Node.js 18 or later is
+# needed); if one cannot, it says so and those tests fail.
 CHROME_PATH ?= /usr/bin/chromium
 ADDR        ?= 127.0.0.1:8080
 
-.PHONY: browser serve
+.PHONY: browser node serve
 
 browser:
 	@if [ -x "$(CHROME_PATH)" ]; then \
@@ -166,8 +169,28 @@ browser:
 		echo "browser: no $(CHROME_PATH) and no apt-get: install chromium or set CHROME_PATH; the browser tests will fail"; \
 	fi
 
-test: browser
+node:
+	@if command -v node >/dev/null 2>&1; then \
+		echo "node: $$(command -v node) $$(node --version)"; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		echo "node: no node on the PATH; installing Debian's nodejs (apt-get, quietly)…"; \
+		log=$$(mktemp); \
+		if { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs; } >"$$log" 2>&1 \
+			&& command -v node >/dev/null 2>&1; then \
+			echo "node: installed $$(command -v node) $$(node --version)"; \
+		else \
+			tail -n 5 "$$log"; \
+			echo "node: COULD NOT INSTALL nodejs (apt-get needs root and Debian's package lists);"; \
+			echo "node: install Node.js 18 or later yourself; the page's module tests will fail"; \
+		fi; \
+		rm -f "$$log"; \
+	else \
+		echo "node: no node and no apt-get: install Node.js 18 or later; the page's module tests will fail"; \
+	fi
+
+test: browser node
 test: export MILLWEB_REQUIRE_BROWSER = 1
+test: export MILLWEB_REQUIRE_NODE = 1
 test: export CHROME_PATH := $(CHROME_PATH)
 
 # The board in the browser: open the URL it prints.

@@ -130,8 +130,8 @@ func TestIdleTabClosed(t *testing.T) {
 	start := time.Now()
 	select {
 	case <-c.done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("an idle tab is still open after 5 s")
+	case <-time.After(10 * time.Second): // a hang guard
+		t.Fatal("an idle tab is still open after 10 s")
 	}
 	var ce websocket.CloseError
 	if !errors.As(c.err, &ce) || ce.Code != idleCloseCode ||
@@ -142,7 +142,7 @@ func TestIdleTabClosed(t *testing.T) {
 		t.Fatalf("closed %v after the last message, before the timeout", el)
 	}
 	processGone(t, pid, 15*time.Second)
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(10 * time.Second) // a hang guard
 	for srv.Sessions() != 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d sessions after the idle close", srv.Sessions())
@@ -277,6 +277,9 @@ func TestToken(t *testing.T) {
 		{"/?token=wrong", nil, 403, ""},
 		{"/?token=" + tok, nil, 200, ""},
 		{"/app.js", nil, 200, ""},
+		{"/uci.js", nil, 200, ""},
+		{"/notation.js", nil, 200, ""},
+		{"/notation.js?token=wrong", nil, 200, ""},
 		{"/style.css", nil, 200, ""},
 		{"/favicon.svg", nil, 200, ""},
 		{"/options.json", nil, 403, `{"error":"this server wants its token: open the URL that millengine serve printed (it ends in ?token=…)"}` + "\n"},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,8 +19,15 @@ import (
 
 // The tests drive real engine processes: millengine itself and a tiny test
 // engine, both built once (without -race: they are the children, and the
-// race detector watches the server).
-func TestMain(m *testing.M) { testkit.Main(m) }
+// race detector watches the server). Run with supervisorEnv set, the test
+// binary is instead the supervisor of the browser the browser tests share
+// (chrome_test.go).
+func TestMain(m *testing.M) {
+	if os.Getenv(supervisorEnv) != "" {
+		os.Exit(superviseBrowser(os.Args[1:]))
+	}
+	testkit.Main(m)
+}
 
 // engineBin returns the path of a built test binary ("millengine" or
 // "testengine").

@@ -152,7 +152,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("POST /api/review", s.serveReview)
 	s.mux.HandleFunc("POST /api/export", s.serveExport)
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { s.serveFile(w, r, files) })
-	for _, name := range []string{"/app.js", "/style.css", "/favicon.svg"} {
+	for _, name := range publicPaths {
 		s.mux.HandleFunc("GET "+name, func(w http.ResponseWriter, r *http.Request) { s.serveFile(w, r, files) })
 	}
 	return s, nil
@@ -217,10 +217,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// publicFiles are served without the token: the page's script, style and
-// icon hold no secret and start nothing (the page itself wants the token,
-// so that a bad link says so at once).
-var publicFiles = map[string]bool{"/app.js": true, "/style.css": true, "/favicon.svg": true}
+// publicPaths are the page's files besides the page itself: its script
+// modules (app.js and the modules it imports), style and icon. They are
+// served without the token: they hold no secret and start nothing, and a
+// module's import cannot carry the token (the page itself wants it, so
+// that a bad link says so at once). A module the page imports must be
+// listed here; nothing else of the static directory is served.
+var publicPaths = []string{"/app.js", "/uci.js", "/notation.js", "/style.css", "/favicon.svg"}
+
+// publicFiles is publicPaths as a set, for the token check.
+var publicFiles = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range publicPaths {
+		m[p] = true
+	}
+	return m
+}()
 
 // tokenOK reports whether the request carries the server's token, in the
 // query (the page's URL, the WebSocket's) or in the X-Millengine-Token header

@@ -70,6 +70,8 @@ func TestStaticFiles(t *testing.T) {
 	}{
 		{"/", "text/html; charset=utf-8", `<svg id="board"`},
 		{"/app.js", "text/javascript; charset=utf-8", "window.millApp"},
+		{"/uci.js", "text/javascript; charset=utf-8", "export class UciClient"},
+		{"/notation.js", "text/javascript; charset=utf-8", "export function parseBoard"},
 		{"/style.css", "text/css; charset=utf-8", "#board"},
 		{"/favicon.svg", "image/svg+xml", "<svg"},
 	} {
@@ -109,7 +111,7 @@ func TestStaticFiles(t *testing.T) {
 // A page of another origin cannot open the bridge.
 func TestForeignOriginRefused(t *testing.T) {
 	_, hs := startServer(t, Config{Engine: []string{"/bin/false"}})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(hs.URL, "http")+"/ws",
 		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"http://evil.example"}}})
@@ -167,7 +169,7 @@ func TestTabClosedMidSearchEndsEngine(t *testing.T) {
 	c.conn.CloseNow() // the tab goes without a goodbye
 	processGone(t, pid, 15*time.Second)
 	t.Logf("engine %d gone %v after the tab", pid, time.Since(start).Round(time.Millisecond))
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(10 * time.Second) // a hang guard
 	for srv.Sessions() != 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d sessions left", srv.Sessions())
@@ -386,8 +388,8 @@ func TestOversizedMessageClosesConnection(t *testing.T) {
 	c.sendRaw(websocket.MessageText, bytes.Repeat([]byte("x"), 64<<10+1))
 	select {
 	case <-c.done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("connection still open")
+	case <-time.After(10 * time.Second): // a hang guard
+		t.Fatal("connection still open 10 s after the message")
 	}
 	if st := websocket.CloseStatus(c.err); st != websocket.StatusMessageTooBig {
 		t.Fatalf("close status %v (%v), want %v", st, c.err, websocket.StatusMessageTooBig)
@@ -409,7 +411,7 @@ func TestMaxSessions(t *testing.T) {
 	_, hs := startServer(t, Config{Engine: []string{engineBin(t, "testengine")}, Limits: lim})
 	c := dial(t, hs)
 	c.engineStarted()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(hs.URL, "http")+"/ws", nil)
 	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {

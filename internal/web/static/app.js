@@ -1,27 +1,18 @@
 // millengine board: a UCI client in the browser. The server only passes
 // lines between this page and an engine process; everything the page knows
 // about a position (its FEN, side, phase, hands, result and legal actions)
-// comes from the engine's answer to "d".
-'use strict';
-(() => {
+// comes from the engine's answer to "d". This module is the page's DOM:
+// the engine's protocol is uci.js's, the board's notation notation.js's.
 
-// ---------------------------------------------------------------- geometry
-
-const FILES = 'abcdefg';
-// FEN ring order (rules.md §1): inner, middle, outer, each clockwise from the top middle.
-const RINGS = [
-  ['d5', 'e5', 'e4', 'e3', 'd3', 'c3', 'c4', 'c5'],
-  ['d6', 'f6', 'f4', 'f2', 'd2', 'b2', 'b4', 'b6'],
-  ['d7', 'g7', 'g4', 'g1', 'd1', 'a1', 'a4', 'a7'],
-];
-const POINTS = RINGS.flat();
-const SEGMENTS = [
-  ['a7', 'g7'], ['g7', 'g1'], ['g1', 'a1'], ['a1', 'a7'],
-  ['b6', 'f6'], ['f6', 'f2'], ['f2', 'b2'], ['b2', 'b6'],
-  ['c5', 'e5'], ['e5', 'e3'], ['e3', 'c3'], ['c3', 'c5'],
-  ['d7', 'd5'], ['g4', 'e4'], ['d1', 'd3'], ['a4', 'c4'],
-];
-const DIAGONALS = [['a7', 'c5'], ['g7', 'e5'], ['g1', 'e3'], ['a1', 'c3']];
+import {
+  DIAGONALS, FILES, POINTS, SEGMENTS, attachmentName, cap, clampInt, commonPrefix, cpText, exportBody,
+  fmtClock, lastTurn, loadedText, nearestPoint, normalizeFen, parseToken, pointXY, scoreText, splitLines,
+  takeBackLength, turns as turnsOf, valueText,
+} from './notation.js';
+import {
+  IDLE_CLOSE, UciClient, bridgeURL, extendPosition, goCommand, norm, parseBook, parseEgtb,
+  positionCommand, setOptionCommand,
+} from './uci.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const $ = (id) => document.getElementById(id);
@@ -37,9 +28,6 @@ function apiFetch(path, opts = {}) {
   return fetch(path, { ...opts, headers });
 }
 
-// norm folds an option name as the engine matches names: lower case, no spaces.
-const norm = (name) => name.toLowerCase().replace(/\s+/g, '');
-
 // Grades of a review, best first, as the server names them.
 const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
 
@@ -49,9 +37,7 @@ const S = {
   ws: null,
   connected: false,
   engineReady: false,
-  engineName: '',
   everStarted: false,
-  options: new Map(),      // the engine's options: norm(name) -> {name, type, def, min, max, vars}
   presets: null,           // /presets.json
   decls: new Map(),        // /options.json: norm(name) -> what the server's engine declares
   maxHashMB: 0,            // the largest Hash the server lets a tab set
@@ -93,14 +79,7 @@ const stats = window.millStats = { ready: null, moves: [], renders: [] };
 
 // ---------------------------------------------------------------- engine i/o
 
-const E = {
-  dQ: [],       // pending "d": {resolve, lines, errors}
-  readyQ: [],   // pending "isready": {resolve, errors}
-  goQ: [],      // pending "go": {resolve, kind, gen, lastInfo, stopped}
-  uciWait: null,
-  idleWaiters: [],
-};
-
+// send writes a command to the engine through the bridge, and to the log.
 function send(line) {
   if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
     logLine('err', `not sent (no connection): ${line}`);
@@ -111,264 +90,38 @@ function send(line) {
   return true;
 }
 
-// collectors: every "info string error" line goes to each open one.
-const collectors = new Set();
+// E is the tab's engine: its options (E.options), its name (E.engineName)
+// and the commands waiting for its answers.
+const E = new UciClient({
+  send,
+  onInfo,
+  onString,
+  onError: (text) => notice(`Engine: ${text}`, 'error'),
+});
 
-function isready() {
-  return new Promise((resolve) => {
-    const errors = [];
-    collectors.add(errors);
-    E.readyQ.push({ resolve, errors });
-    send('isready');
-  });
-}
-
-// command sends a line and resolves, after the engine's readyok, with the
-// error lines it caused (empty: accepted).
-function command(line) {
-  const errors = [];
-  collectors.add(errors);
-  send(line);
-  return isready().then((r) => {
-    collectors.delete(errors);
-    return r.aborted ? { aborted: true, errors } : { errors };
-  });
-}
-
-// position sends a position command and "d"; it resolves with the parsed
-// answer and the error lines the position caused.
-function position(cmd) {
-  return new Promise((resolve) => {
-    const errors = [];
-    collectors.add(errors);
-    E.dQ.push({ resolve, lines: {}, errors });
-    send(cmd);
-    send('d');
-  });
-}
-
-// go starts a search and resolves with its bestmove.
-function go(cmd, kind, gen) {
-  return new Promise((resolve) => {
-    E.goQ.push({ resolve, kind, gen, lastInfo: null, stopped: false, sentAt: performance.now() });
-    send(cmd);
-  });
-}
-
-// stopSearch asks the running search (if any) to stop; idle resolves once
-// every search has answered, so that setoption and ucinewgame are accepted.
-function stopSearch() {
-  if (E.goQ.some((g) => !g.stopped)) {
-    E.goQ.forEach((g) => { g.stopped = true; });
-    send('stop');
-  }
-}
-function idle() {
-  stopSearch();
-  if (E.goQ.length === 0) return Promise.resolve();
-  return new Promise((resolve) => E.idleWaiters.push(resolve));
-}
-
-function abortAll() {
-  for (const q of [E.dQ, E.readyQ, E.goQ]) {
-    for (const r of q.splice(0)) r.resolve({ aborted: true, errors: r.errors || [] });
-  }
-  collectors.clear();
-  if (E.uciWait) { E.uciWait({ aborted: true }); E.uciWait = null; }
-  E.idleWaiters.splice(0).forEach((f) => f());
-}
-
-const D_KEYS = ['fen', 'key', 'side', 'phase', 'action', 'pieces in hand', 'pending removals', 'result', 'legal'];
-
-function onEngineLine(line) {
-  logLine(line.startsWith('info string error') ? 'err' : 'recv', line);
-  if (line.startsWith('info')) { onInfo(line); return; }
-  if (line.startsWith('bestmove')) { onBestmove(line); return; }
-  if (line === 'readyok') {
-    const r = E.readyQ.shift();
-    if (r) { collectors.delete(r.errors); r.resolve({ errors: r.errors }); }
-    return;
-  }
-  if (line === 'uciok') { if (E.uciWait) { E.uciWait({}); E.uciWait = null; } return; }
-  if (line.startsWith('id name ')) { S.engineName = line.slice(8); return; }
-  if (line.startsWith('option name ')) { parseOption(line); return; }
-  if (E.dQ.length) {
-    const i = line.indexOf(':');
-    if (i > 0 && D_KEYS.includes(line.slice(0, i))) {
-      const d = E.dQ[0];
-      d.lines[line.slice(0, i)] = line.slice(i + 1).trim();
-      if (line.startsWith('legal:')) {
-        E.dQ.shift();
-        collectors.delete(d.errors);
-        d.resolve({ d: parseD(d.lines), errors: d.errors });
-      }
+// onString shows the engine's table and book lines.
+function onString(text) {
+  if (text.startsWith('egtb ')) {
+    try {
+      S.analysis.egtb = parseEgtb(text.slice(5));
+    } catch (e) {
+      notice(`Could not read the engine's table line (${e.message}): ${text}`, 'error');
+      S.analysis.egtb = null;
     }
-  }
-}
-
-function parseD(l) {
-  const two = (s) => {
-    const m = /white (-?\d+) black (-?\d+)/.exec(s || '');
-    return m ? { white: Number(m[1]), black: Number(m[2]) } : { white: 0, black: 0 };
-  };
-  return {
-    fen: l.fen || '',
-    side: l.side || 'white',
-    phase: l.phase || '',
-    action: l.action || '',
-    hand: two(l['pieces in hand']),
-    pending: two(l['pending removals']),
-    result: l.result || 'ongoing',
-    legal: (l.legal || '').split(/\s+/).filter(Boolean),
-    board: parseBoard(l.fen || ''),
-  };
-}
-
-function parseBoard(fen) {
-  const board = {};
-  const rings = (fen.split(' ')[0] || '').split('/');
-  RINGS.forEach((ring, r) => ring.forEach((p, i) => { board[p] = (rings[r] || '')[i] || '*'; }));
-  return board;
-}
-
-function parseOption(line) {
-  const m = /^option name (.+?) type (\S+)(.*)$/.exec(line);
-  if (!m) return;
-  const o = { name: m[1], type: m[2], def: '', min: null, max: null, vars: [] };
-  const f = m[3].trim().split(/\s+/);
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === 'default') o.def = f[++i] ?? '';
-    else if (f[i] === 'min') o.min = Number(f[++i]);
-    else if (f[i] === 'max') o.max = Number(f[++i]);
-    else if (f[i] === 'var') o.vars.push(f[++i]);
-  }
-  // The first of two names that fold alike (flyPieceCount, then its alias
-  // FlyPieceCount) is kept: the engine takes either.
-  if (!S.options.has(norm(o.name))) S.options.set(norm(o.name), o);
-}
-
-function parseInfo(line) {
-  const f = line.split(/\s+/);
-  const info = {};
-  for (let i = 1; i < f.length; i++) {
-    switch (f[i]) {
-      case 'depth': case 'seldepth': case 'multipv': case 'nodes': case 'nps': case 'hashfull': case 'time':
-        info[f[i]] = Number(f[++i]);
-        break;
-      case 'score':
-        info.scoreKind = f[++i];
-        info.score = Number(f[++i]);
-        if (f[i + 1] === 'lowerbound' || f[i + 1] === 'upperbound') info.bound = f[++i];
-        break;
-      case 'pv':
-        info.pv = f.slice(i + 1);
-        i = f.length;
-        break;
-      default:
+    renderAnalysis();
+  } else if (text.startsWith('book depth ')) {
+    try {
+      S.analysis.book = parseBook(text.slice(5));
+    } catch (e) {
+      notice(`Could not read the engine's book line (${e.message}): ${text}`, 'error');
+      S.analysis.book = null;
     }
+    renderAnalysis();
   }
-  return info;
 }
 
-// parseEgtb reads "win N", "loss N" or "draw" values: the root's, then
-// "moves" and a value per move.
-function parseEgtb(s) {
-  const f = s.trim().split(/\s+/);
-  let i = 0;
-  // A value: "win N" / "loss N" (turns to the end of the game), the same
-  // with "dtz" after it (turns to the next removal), "draw", or "draw
-  // repetition" / "draw nmove" (the action ends the game by that rule).
-  const value = () => {
-    const k = f[i++];
-    if (k === 'win' || k === 'loss') {
-      const n = Number(f[i++]);
-      if (!Number.isInteger(n)) throw new Error(`bad count after ${k}`);
-      if (f[i] === 'dtz') {
-        i++;
-        return { k, n, dtz: true };
-      }
-      return { k, n };
-    }
-    if (k === 'draw') {
-      if (f[i] === 'repetition' || f[i] === 'nmove') return { k, rule: f[i++] };
-      return { k };
-    }
-    throw new Error(`bad value ${k}`);
-  };
-  const root = value();
-  if (f[i++] !== 'moves') throw new Error('"moves" missing');
-  const moves = [];
-  while (i < f.length) {
-    const tok = f[i++];
-    moves.push({ tok, v: value() });
-  }
-  return { root, moves };
-}
-
-// parseBook reads the engine's "info string book depth D moves TOKEN SCORE …"
-// line: what its opening book holds for the position, scores in centipawns
-// from the side to move's view.
-function parseBook(s) {
-  const f = s.trim().split(/\s+/);
-  const depth = Number(f[1]);
-  if (f[0] !== 'depth' || !Number.isInteger(depth)) throw new Error('"depth" missing');
-  if (f[2] !== 'moves') throw new Error('"moves" missing');
-  const moves = [];
-  for (let i = 3; i < f.length; i += 2) {
-    const score = Number(f[i + 1]);
-    if (!Number.isInteger(score)) throw new Error(`bad score after ${f[i]}`);
-    moves.push({ tok: f[i], score });
-  }
-  return { depth, moves };
-}
-
-function bookScoreText(cp) {
-  if (cp >= 29000) return 'win';
-  if (cp <= -29000) return 'loss';
-  const v = cp / 100;
-  return (v > 0 ? '+' : '') + v.toFixed(2);
-}
-
-function valueText(v) {
-  if (v.k === 'draw') {
-    if (v.rule === 'repetition') return 'draw (repetition)';
-    if (v.rule === 'nmove') return 'draw (N-move rule)';
-    return 'draw';
-  }
-  return v.dtz ? `${v.k}, ${v.n} to a removal` : `${v.k} in ${v.n}`;
-}
-
-function onInfo(line) {
-  if (line.startsWith('info string ')) {
-    const text = line.slice('info string '.length);
-    if (text.startsWith('error')) {
-      // An error that follows a command the page is waiting on is shown by
-      // that command's caller, with what it was about; any other is shown here.
-      if (collectors.size) collectors.forEach((c) => c.push(text));
-      else notice(`Engine: ${text}`, 'error');
-    } else if (text.startsWith('egtb ')) {
-      try {
-        S.analysis.egtb = parseEgtb(text.slice(5));
-      } catch (e) {
-        notice(`Could not read the engine's table line (${e.message}): ${text}`, 'error');
-        S.analysis.egtb = null;
-      }
-      renderAnalysis();
-    } else if (text.startsWith('book depth ')) {
-      try {
-        S.analysis.book = parseBook(text.slice(5));
-      } catch (e) {
-        notice(`Could not read the engine's book line (${e.message}): ${text}`, 'error');
-        S.analysis.book = null;
-      }
-      renderAnalysis();
-    }
-    return;
-  }
-  const g = E.goQ[0];
-  if (!g) return;
-  const info = parseInfo(line);
-  if (info.pv || info.score !== undefined) g.lastInfo = info;
+// onInfo shows the lines of the analysis running for the position shown.
+function onInfo(info, g) {
   if (g.kind === 'analysis' && g.gen === S.gen) {
     const k = (info.multipv || 1) - 1;
     if (info.pv && k < 5) {
@@ -380,29 +133,15 @@ function onInfo(line) {
   }
 }
 
-function onBestmove(line) {
-  const g = E.goQ.shift();
-  const f = line.split(/\s+/);
-  if (g) g.resolve({ best: f[1] || 'none', info: g.lastInfo, at: performance.now() });
-  if (E.goQ.length === 0) E.idleWaiters.splice(0).forEach((r) => r());
-}
-
-function waitUci() {
-  return new Promise((resolve) => {
-    E.uciWait = resolve;
-    send('uci');
-  });
+function onEngineLine(line) {
+  logLine(line.startsWith('info string error') ? 'err' : 'recv', line);
+  E.receive(line);
 }
 
 // ------------------------------------------------------------- connection
 
-// IDLE_CLOSE is the close code of a tab the server closed for silence.
-const IDLE_CLOSE = 4000;
-
 function connect() {
-  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const q = TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : '';
-  const ws = new WebSocket(`${proto}//${location.host}/ws${q}`);
+  const ws = new WebSocket(bridgeURL(location, TOKEN));
   S.ws = ws;
   S.idleClosed = false;
   ws.onopen = () => { S.connected = true; renderConn(); };
@@ -410,7 +149,7 @@ function connect() {
     if (S.ws !== ws) return;
     S.connected = false;
     S.engineReady = false;
-    abortAll();
+    E.abortAll();
     renderConn();
     if (ev.code === IDLE_CLOSE) {
       // Reconnecting at once would keep an abandoned tab's engine forever:
@@ -443,8 +182,7 @@ function onServerMessage(m) {
       logLine('err', `server: ${m.text}`);
       // A refusal of a line the page is waiting on goes to its caller, as
       // the engine's own errors do.
-      if (m.text.startsWith('refused') && collectors.size) collectors.forEach((c) => c.push(`server: ${m.text}`));
-      else notice(`Server: ${m.text}`, 'error');
+      if (!E.collectRefusal(m.text)) notice(`Server: ${m.text}`, 'error');
       break;
     case 'engine':
       logLine('note', `engine ${m.state}${m.pid ? ' (pid ' + m.pid + ')' : ''}${m.text ? ': ' + m.text : ''}`);
@@ -453,12 +191,12 @@ function onServerMessage(m) {
         initEngine(m);
       } else if (m.state === 'exited') {
         S.engineReady = false;
-        abortAll();
+        E.abortAll();
         notice(m.text || 'The engine exited.', 'error');
         renderConn();
       } else if (m.state === 'failed') {
         S.engineReady = false;
-        abortAll();
+        E.abortAll();
         notice(m.text || 'The engine could not be started.', 'error');
         renderConn();
       }
@@ -469,39 +207,38 @@ function onServerMessage(m) {
 }
 
 async function initEngine(m) {
-  abortAll();
+  E.abortAll();
   S.engineReady = false;
-  S.options.clear();
-  const r = await waitUci();
+  const r = await E.uci();
   if (r.aborted) return;
-  $('engine-name').textContent = `${S.engineName || m.engine}${m.pid ? ' · pid ' + m.pid : ''}`;
+  $('engine-name').textContent = `${E.engineName || m.engine}${m.pid ? ' · pid ' + m.pid : ''}`;
   const first = !S.everStarted;
   S.everStarted = true;
   if (first) {
-    const v = S.options.get('variant');
+    const v = E.options.get('variant');
     S.variant = v ? v.def : '';
     S.rules = presetRules(S.variant) || defaultRules();
   } else {
     // A new engine process (a restart or a reconnection): set it up again.
-    const base = S.variant || (S.options.has('variant') ? 'nine-mens-morris' : '');
+    const base = S.variant || (E.options.has('variant') ? 'nine-mens-morris' : '');
     const cmds = [];
-    if (base && S.options.has('variant')) cmds.push(`setoption name Variant value ${base}`);
+    if (base && E.options.has('variant')) cmds.push(setOptionCommand('Variant', base));
     const pr = presetRules(base) || defaultRules();
     for (const [name, v] of Object.entries(S.rules)) {
       const en = engineNameOf(name);
-      if (pr[name] !== v && en) cmds.push(`setoption name ${en} value ${optionValue(name, v)}`);
+      if (pr[name] !== v && en) cmds.push(setOptionCommand(en, optionValue(name, v)));
     }
     for (const [name, v] of Object.entries(S.engineOpts)) {
-      if (S.options.has(norm(name))) cmds.push(`setoption name ${name} value ${v}`);
+      if (E.options.has(norm(name))) cmds.push(setOptionCommand(name, v));
     }
     for (const c of cmds) {
-      const r = await command(c);
+      const r = await E.command(c);
       if (r.aborted) return;
       if (r.errors.length) notice(`The new engine refused "${c}": ${r.errors.join('; ')}`, 'error');
     }
   }
   if (S.multipv > 1) {
-    const r = await command(`setoption name MultiPV value ${S.multipv}`);
+    const r = await E.command(setOptionCommand('MultiPV', S.multipv));
     if (r.aborted) return;
     if (r.errors.length) notice(`The engine refused MultiPV ${S.multipv}: ${r.errors.join('; ')}`, 'error');
   }
@@ -517,10 +254,9 @@ async function initEngine(m) {
 
 // -------------------------------------------------------------- game flow
 
-function positionCmd(n, extra) {
-  const toks = S.moves.slice(0, n).concat(extra || []);
-  const base = S.startFen ? `position fen ${S.startFen}` : 'position startpos';
-  return toks.length ? `${base} moves ${toks.join(' ')}` : base;
+// positionCmd is the position command of the game's first n tokens.
+function positionCmd(n) {
+  return positionCommand(S.startFen, S.moves.slice(0, n));
 }
 
 function gameOver() {
@@ -533,9 +269,9 @@ async function update() {
   const gen = ++S.gen;
   S.thinking = false;
   S.selected = null;
-  stopSearch();
+  E.stopSearch();
   if (!S.engineReady) { render(); return; }
-  const r = await position(positionCmd(S.cursor));
+  const r = await E.position(positionCmd(S.cursor));
   if (r.aborted || gen !== S.gen) return;
   if (r.errors.length) notice(`The engine refused the game: ${r.errors.join('; ')}`, 'error');
   S.pos = r.d;
@@ -562,16 +298,10 @@ function schedule(gen) {
   else engineMove(gen);
 }
 
+// goCmd is the go of the engine's move, as the limit chosen says.
 function goCmd() {
-  const kind = $('limit').value;
-  if (kind === 'depth') return `go depth ${clampInt($('depth').value, 1, 60, 6)}`;
-  if (kind === 'clock' && S.clock) {
-    const c = S.clock;
-    const rem = (side) => Math.max(0, Math.round(c[side] - (c.running === side ? performance.now() - c.since : 0)));
-    const inc = Math.round(c.inc);
-    return `go wtime ${rem('white')} btime ${rem('black')} winc ${inc} binc ${inc}`;
-  }
-  return `go movetime ${clampInt($('movetime').value, 10, 600000, 1000)}`;
+  return goCommand({ limit: $('limit').value, depth: $('depth').value, movetime: $('movetime').value,
+    clock: S.clock, now: performance.now() });
 }
 
 async function engineMove(gen) {
@@ -580,7 +310,7 @@ async function engineMove(gen) {
   send(positionCmd(S.cursor));
   const click = S.pendingClick;
   S.pendingClick = null;
-  const r = await go(goCmd(), 'move', gen);
+  const r = await E.go(goCmd(), 'move', gen);
   if (gen !== S.gen || r.aborted) return;
   S.thinking = false;
   const best = r.best;
@@ -641,32 +371,18 @@ function onPoint(p, t0) {
 // has something to play again.
 async function takeBack() {
   if (S.moves.length === 0) return;
-  S.cursor = S.moves.length;
-  const popTurn = () => {
-    let tok = S.moves.pop();
-    const side = S.sides.pop();
-    while (tok.startsWith('x') && S.moves.length && S.sides[S.sides.length - 1] === side) {
-      tok = S.moves.pop();
-      S.sides.pop();
-    }
-    return side;
-  };
   const auto = S.players.white !== S.players.black && !S.analysis.on;
-  let humanPopped = false;
-  while (S.moves.length) {
-    const side = popTurn();
-    if (S.players[side] === 'human') humanPopped = true;
-    if (!auto) break;
-    if (humanPopped && S.players[side] === 'human') break;
-  }
-  S.cursor = S.moves.length;
+  const n = takeBackLength(S.moves, S.sides, S.players, auto);
+  S.moves.length = n;
+  S.sides.length = n;
+  S.cursor = n;
   S.flagged = null;
   await update();
 }
 
 async function newGame() {
   S.gen++;
-  await idle();
+  await E.idle();
   S.startFen = null;
   S.moves = [];
   S.sides = [];
@@ -682,11 +398,11 @@ async function newGame() {
 }
 
 async function loadFen(fen) {
-  fen = fen.trim().replace(/\s+/g, ' ');
+  fen = normalizeFen(fen);
   if (!fen) { notice('Paste a FEN first.', 'error'); return; }
   S.gen++;
-  await idle();
-  const r = await position(`position fen ${fen}`);
+  await E.idle();
+  const r = await E.position(`position fen ${fen}`);
   if (r.aborted) return;
   if (r.errors.length) {
     notice(`That FEN was refused: ${r.errors.join('; ')}`, 'error');
@@ -705,8 +421,8 @@ async function loadFen(fen) {
 async function setVariant(key) {
   const prev = S.variant;
   S.gen++;
-  await idle();
-  const r = await command(`setoption name Variant value ${key}`);
+  await E.idle();
+  const r = await E.command(setOptionCommand('Variant', key));
   if (r.aborted) return;
   if (r.errors.length) {
     notice(`The variant was refused: ${r.errors.join('; ')}`, 'error');
@@ -721,8 +437,8 @@ async function setVariant(key) {
 
 async function setRule(name, value, input) {
   S.gen++;
-  await idle();
-  const r = await command(`setoption name ${engineNameOf(name) || name} value ${optionValue(name, value)}`);
+  await E.idle();
+  const r = await E.command(setOptionCommand(engineNameOf(name) || name, optionValue(name, value)));
   if (r.aborted) return;
   if (r.errors.length) {
     notice(`The rule option was refused: ${r.errors.join('; ')}`, 'error');
@@ -742,8 +458,8 @@ async function setRule(name, value, input) {
 // engine, if it is its turn, thinks again.
 async function setEngineOption(o, value, input) {
   S.gen++;
-  await idle();
-  const r = await command(value === null ? `setoption name ${o.name}` : `setoption name ${o.name} value ${value}`);
+  await E.idle();
+  const r = await E.command(setOptionCommand(o.name, value));
   if (r.aborted) return;
   if (r.errors.length) {
     notice(`${o.name} was refused: ${r.errors.join('; ')}`, 'error');
@@ -758,8 +474,8 @@ async function setEngineOption(o, value, input) {
 
 async function setMultiPV(n) {
   S.gen++;
-  await idle();
-  const r = await command(`setoption name MultiPV value ${n}`);
+  await E.idle();
+  const r = await E.command(setOptionCommand('MultiPV', n));
   if (r.aborted) return;
   if (r.errors.length) { notice(`MultiPV was refused: ${r.errors.join('; ')}`, 'error'); return; }
   S.multipv = n;
@@ -778,12 +494,12 @@ function startAnalysis(gen) {
   S.analysis.book = null;
   renderAnalysis();
   send(base);
-  go('go infinite', 'analysis', gen);
+  E.go('go infinite', 'analysis', gen);
 }
 
 async function toggleAnalysis() {
   S.analysis.on = !S.analysis.on;
-  if (!S.analysis.on) await idle();
+  if (!S.analysis.on) await E.idle();
   renderAnalysisButton();
   await update();
 }
@@ -792,9 +508,9 @@ async function previewLine(k) {
   const info = S.analysis.lines[k];
   if (!info || !info.pv) return;
   const base = S.analysis.base;
-  const cmd = base.includes(' moves ') ? `${base} ${info.pv.join(' ')}` : `${base} moves ${info.pv.join(' ')}`;
+  const cmd = extendPosition(base, info.pv);
   const gen = S.gen;
-  const r = await position(cmd);
+  const r = await E.position(cmd);
   if (r.aborted || gen !== S.gen) return;
   if (r.errors.length) { notice(`Cannot preview that line: ${r.errors.join('; ')}`, 'error'); return; }
   S.preview = { d: r.d, tokens: info.pv.slice(), k };
@@ -847,10 +563,10 @@ async function importGame(text) {
 // being read.
 async function loadGame(g) {
   S.gen++;
-  await idle();
+  await E.idle();
   if (!S.engineReady) { notice('The engine is not ready; try again in a moment.', 'error'); return; }
-  if (S.options.has('variant')) {
-    const r = await command(`setoption name Variant value ${g.variant}`);
+  if (E.options.has('variant')) {
+    const r = await E.command(setOptionCommand('Variant', g.variant));
     if (r.aborted) return;
     if (r.errors.length) { notice(`The engine refused the game's variant: ${r.errors.join('; ')}`, 'error'); await update(); return; }
   }
@@ -873,11 +589,7 @@ async function loadGame(g) {
   initClock();
   send('ucinewgame');
   await update();
-  const tag = (n) => { const v = (g.tags.find((t) => t.name === n) || {}).value; return v && v !== '?' ? v : ''; };
-  const who = tag('White') && tag('Black') ? `${tag('White')} – ${tag('Black')}, ` : '';
-  const more = g.games > 1 ? ` (the first of ${g.games} games)` : '';
-  const turns = g.turnEnd.length === 1 ? '1 turn' : `${g.turnEnd.length} turns`;
-  notice(`Game loaded${more}: ${who}${turns}, ${g.result}. Step through it with ← and →.`, 'info');
+  notice(loadedText(g), 'info');
   renderReview();
 }
 
@@ -888,27 +600,17 @@ function gameKey() {
 
 // player names a side for the record.
 function player(side) {
-  if (S.players[side] === 'engine') return S.engineName || 'engine';
+  if (S.players[side] === 'engine') return E.engineName || 'engine';
   return 'Human';
 }
 
 // exportPgn asks the server to write the game as PGN, with its tags.
 async function exportPgn() {
   const key = gameKey();
-  const body = { variant: S.variant, startFen: S.startFen || '', moves: S.moves, white: player('white'), black: player('black') };
-  if (!S.variant) body.rules = S.rules;
-  const rec = S.record;
-  if (rec && rec.startFen === S.startFen && rec.moves.join(' ') === S.moves.join(' ')) {
-    // The game as it was read: its players and result (a game may end by
-    // resignation or time, off the board).
-    const tag = (n) => (rec.tags.find((t) => t.name === n) || {}).value;
-    body.white = tag('White') || '';
-    body.black = tag('Black') || '';
-    body.event = tag('Event') || '';
-    body.round = tag('Round') || '';
-    if (rec.result !== '*') body.result = rec.result;
-  }
-  if (S.flagged) body.result = S.flagged === 'white' ? '0-1' : '1-0';
+  // The game as it was read keeps its players and result (a game may end by
+  // resignation or time, off the board).
+  const body = exportBody({ variant: S.variant, rules: S.rules, startFen: S.startFen, moves: S.moves,
+    white: player('white'), black: player('black'), record: S.record, flagged: S.flagged });
   try {
     const res = await apiFetch('/api/export', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     if (!res.ok) {
@@ -916,8 +618,7 @@ async function exportPgn() {
       return null;
     }
     const text = await res.text();
-    const m = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') || '');
-    S.lastExport = { key, text, filename: m ? m[1] : 'millengine.pgn' };
+    S.lastExport = { key, text, filename: attachmentName(res.headers.get('Content-Disposition'), 'millengine.pgn') };
     $('moves-text').value = text;
     return S.lastExport;
   } catch (e) {
@@ -958,7 +659,7 @@ async function hint() {
   S.hinting = true;
   renderNav();
   send(positionCmd(S.cursor));
-  const r = await go('go movetime 500', 'hint', gen);
+  const r = await E.go('go movetime 500', 'hint', gen);
   S.hinting = false;
   if (r.aborted || gen !== S.gen) { renderNav(); return; }
   if (!S.pos.legal.includes(r.best)) {
@@ -982,9 +683,7 @@ function shownHint() {
 function reviewedPlies() {
   const rv = S.review;
   if (!rv || rv.startFen !== S.startFen || rv.variant !== S.variant) return 0;
-  let k = 0;
-  while (k < rv.moves.length && k < S.moves.length && rv.moves[k] === S.moves[k]) k++;
-  return k;
+  return commonPrefix(rv.moves, S.moves);
 }
 
 // reviewGame has the server grade every move of the game: the game goes as
@@ -1016,12 +715,9 @@ async function reviewGame() {
       const { value, done } = await reader.read();
       if (done) break;
       buf += dec.decode(value, { stream: true });
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (line.trim()) onReviewLine(JSON.parse(line), snap);
-      }
+      let lines;
+      [lines, buf] = splitLines(buf);
+      for (const line of lines) onReviewLine(JSON.parse(line), snap);
     }
   } catch (e) {
     if (e.name === 'AbortError') notice('The review was cancelled.', 'info');
@@ -1047,13 +743,6 @@ function onReviewLine(l, snap) {
 
 function cancelReview() {
   if (S.reviewing) S.reviewing.ctl.abort();
-}
-
-function scoreOfMover(cp) {
-  if (cp >= 29000) return 'win';
-  if (cp <= -29000) return 'loss';
-  const v = cp / 100;
-  return (v > 0 ? '+' : '') + v.toFixed(2);
 }
 
 // renderReview shows the review: its progress while it runs, then each
@@ -1101,7 +790,7 @@ function renderReview() {
     tr.dataset.ply = String(m.ply + 1);
     tr.className = `grade-${m.grade}` + (m.ply === S.cursor - 1 ? ' current' : '');
     const cells = [String(m.ply + 1), m.side === 'white' ? 'W' : 'B', m.played + (m.glyph || ''), m.grade,
-      m.best && m.best !== m.played ? `best ${m.best}` : '', `${scoreOfMover(m.before)} → ${scoreOfMover(m.after)}`];
+      m.best && m.best !== m.played ? `best ${m.best}` : '', `${cpText(m.before)} → ${cpText(m.after)}`];
     for (const c of cells) {
       const td = document.createElement('td');
       td.textContent = c;
@@ -1186,20 +875,12 @@ function clockTick() {
     S.flagged = c.running;
     c.running = null;
     S.gen++;
-    stopSearch();
+    E.stopSearch();
     S.thinking = false;
     render();
     return;
   }
   renderClocks();
-}
-
-function fmtClock(ms) {
-  ms = Math.max(0, ms);
-  const s = Math.floor(ms / 1000);
-  const m = Math.floor(s / 60);
-  const t = ms < 10000 ? `.${Math.floor(ms / 100) % 10}` : '';
-  return `${m}:${String(s % 60).padStart(2, '0')}${t}`;
 }
 
 // --------------------------------------------------------------- rules ui
@@ -1222,10 +903,10 @@ function ruleParams() {
 // engineNameOf returns the name the engine lists a rule parameter by: its
 // own or an alias; '' when the engine has neither.
 function engineNameOf(param) {
-  const o = S.options.get(norm(param));
+  const o = E.options.get(norm(param));
   if (o) return o.name;
   for (const d of S.decls.values()) {
-    if (d.aliasOf === param && S.options.has(norm(d.name))) return S.options.get(norm(d.name)).name;
+    if (d.aliasOf === param && E.options.has(norm(d.name))) return E.options.get(norm(d.name)).name;
   }
   return '';
 }
@@ -1241,7 +922,7 @@ function defaultRules() {
   const r = {};
   for (const p of ruleParams()) {
     const en = engineNameOf(p.name);
-    const o = en && S.options.get(norm(en));
+    const o = en && E.options.get(norm(en));
     if (o) r[p.name] = o.type === 'check' ? (o.def === 'true' ? 1 : 0) : Number(o.def);
   }
   return r;
@@ -1256,7 +937,7 @@ function matchingPreset(rules) {
 function isBoolRule(name) {
   const d = S.decls.get(norm(name));
   if (d) return d.type === 'check';
-  const o = S.options.get(norm(name));
+  const o = E.options.get(norm(name));
   return !!(o && o.type === 'check');
 }
 
@@ -1267,7 +948,7 @@ function optionValue(name, v) {
 function buildVariantSelect() {
   const sel = $('variant');
   sel.textContent = '';
-  const o = S.options.get('variant');
+  const o = E.options.get('variant');
   const names = new Map((S.presets ? S.presets.presets : []).map((p) => [p.key, p.name]));
   for (const key of (o ? o.vars : [])) {
     const opt = document.createElement('option');
@@ -1292,7 +973,7 @@ function buildRuleOptions() {
   for (const p of ruleParams()) {
     const en = engineNameOf(p.name);
     if (!en) continue;
-    const o = S.options.get(norm(en));
+    const o = E.options.get(norm(en));
     const label = document.createElement('label');
     label.title = p.comment || '';
     label.append(p.name + ' ');
@@ -1332,7 +1013,7 @@ const OWN_CONTROLS = new Set(['variant', 'multipv']);
 function buildEngineOptions() {
   const box = $('engine-options');
   box.textContent = '';
-  for (const o of S.options.values()) {
+  for (const o of E.options.values()) {
     const key = norm(o.name);
     const d = S.decls.get(key);
     if (isRuleOption(o.name) || OWN_CONTROLS.has(key) || o.type === 'string' || (d && !d.settable)) continue;
@@ -1395,11 +1076,9 @@ function svg(tag, attrs, parent) {
   return e;
 }
 
+// xy is where point p is drawn, the board turned round or not.
 function xy(p) {
-  let x = FILES.indexOf(p[0]);
-  let y = 7 - Number(p[1]);
-  if (S.flip) { x = 6 - x; y = 6 - y; }
-  return [x, y];
+  return pointXY(p, S.flip);
 }
 
 function diagonals() {
@@ -1433,20 +1112,6 @@ function buildBoard() {
   $('board').dataset.diagonals = diagonals() ? '1' : '0';
 }
 
-function lastTurn(moves, sides, n) {
-  // The tokens of the turn that led to position n: its action and removals.
-  const out = [];
-  let i = n - 1;
-  if (i < 0) return out;
-  out.unshift(moves[i]);
-  while (moves[i].startsWith('x') && i > 0 && sides[i - 1] === sides[i]) {
-    i--;
-    out.unshift(moves[i]);
-    if (!moves[i].startsWith('x')) break;
-  }
-  return out;
-}
-
 function renderBoard() {
   const view = S.preview ? S.preview.d : S.pos;
   const board = $('board');
@@ -1464,39 +1129,39 @@ function renderBoard() {
   board.classList.toggle('locked', !humanMayAct());
   // The last turn: its destination, origin and removals.
   const turn = S.preview ? S.preview.tokens.slice(-1) : lastTurn(S.moves, S.sides, S.cursor);
-  for (const tok of turn) {
-    if (tok.startsWith('x')) {
-      const [x, y] = xy(tok.slice(1));
+  for (const a of turn.map(parseToken)) {
+    if (!a) continue;
+    if (a.kind === 'remove') {
+      const [x, y] = xy(a.at);
       const d = 0.22;
       svg('path', { d: `M${x - d} ${y - d}L${x + d} ${y + d}M${x + d} ${y - d}L${x - d} ${y + d}`, class: 'last-removed', 'data-last': 'removed' }, marks);
-    } else if (tok.includes('-')) {
-      const [a, b] = tok.split('-');
-      const [x1, y1] = xy(a);
-      const [x2, y2] = xy(b);
+    } else if (a.kind === 'move') {
+      const [x1, y1] = xy(a.from);
+      const [x2, y2] = xy(a.to);
       svg('line', { x1, y1, x2, y2, class: 'last-path' }, marks);
       svg('circle', { cx: x1, cy: y1, r: 0.3, class: 'last-from', 'data-last': 'from' }, marks);
       svg('circle', { cx: x2, cy: y2, r: 0.42, class: 'last-to', 'data-last': 'to' }, marks);
     } else {
-      const [x, y] = xy(tok);
+      const [x, y] = xy(a.to);
       svg('circle', { cx: x, cy: y, r: 0.42, class: 'last-to', 'data-last': 'to' }, marks);
     }
   }
   // The engine's hint: where to place, slide or fly, or what to remove.
   const h = shownHint();
   board.dataset.hint = h;
-  if (h) {
+  const ha = parseToken(h);
+  if (ha) {
     const at = (p, r) => { const [x, y] = xy(p); svg('circle', { cx: x, cy: y, r, class: 'hint', 'data-hint': p }, marks); };
-    if (h.startsWith('x')) {
-      at(h.slice(1), 0.44);
-    } else if (h.includes('-')) {
-      const [a, z] = h.split('-');
-      const [x1, y1] = xy(a);
-      const [x2, y2] = xy(z);
+    if (ha.kind === 'remove') {
+      at(ha.at, 0.44);
+    } else if (ha.kind === 'move') {
+      const [x1, y1] = xy(ha.from);
+      const [x2, y2] = xy(ha.to);
       svg('line', { x1, y1, x2, y2, class: 'hint-path' }, marks);
-      at(a, 0.36);
-      at(z, 0.44);
+      at(ha.from, 0.36);
+      at(ha.to, 0.44);
     } else {
-      at(h, 0.44);
+      at(ha.to, 0.44);
     }
   }
   for (const p of POINTS) {
@@ -1550,17 +1215,6 @@ function svgPoint(ev) {
   return m ? pt.matrixTransform(m.inverse()) : { x: 0, y: 0 };
 }
 
-function nearestPoint(x, y) {
-  let best = null;
-  let bd = 0.45 * 0.45;
-  for (const p of POINTS) {
-    const [px, py] = xy(p);
-    const d = (px - x) ** 2 + (py - y) ** 2;
-    if (d < bd) { bd = d; best = p; }
-  }
-  return best;
-}
-
 function setupPointer() {
   const board = $('board');
   board.addEventListener('pointerdown', (ev) => {
@@ -1592,7 +1246,7 @@ function setupPointer() {
     S.drag = null;
     if (!d.moved) { onPoint(d.from, d.t0); return; }
     const q = svgPoint(ev);
-    const to = nearestPoint(q.x, q.y);
+    const to = nearestPoint(q.x, q.y, S.flip);
     const tok = `${d.from}-${to}`;
     if (to && to !== d.from && S.pos.legal.includes(tok)) { humanPlay(tok, performance.now()); return; }
     renderBoard();
@@ -1613,8 +1267,6 @@ function render() {
   renderReview();
   if (S.pos && document.activeElement !== $('fen')) $('fen').value = (S.preview ? S.preview.d : S.pos).fen;
 }
-
-function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
 function resultText() {
   if (S.flagged) {
@@ -1662,25 +1314,13 @@ function renderStatus() {
   if (S.thinking) $('side').textContent += ' · engine thinking…';
 }
 
-// turns groups token indexes into turns: an action and the removals after it
-// by the same side.
-function turns() {
-  const out = [];
-  for (let i = 0; i < S.moves.length; i++) {
-    const last = out[out.length - 1];
-    if (S.moves[i].startsWith('x') && last && S.sides[last[last.length - 1]] === S.sides[i]) last.push(i);
-    else out.push([i]);
-  }
-  return out;
-}
-
 // renderMoves shows the move list, one entry per turn (an action with its
 // removals, written as Sanmill does: d6-d5xd7): the current turn is marked,
 // a click goes to the end of a turn, and a reviewed move shows its glyph.
 function renderMoves() {
   const ol = $('movelist');
   ol.textContent = '';
-  const ts = turns();
+  const ts = turnsOf(S.moves, S.sides);
   const reviewed = reviewedPlies();
   for (let i = 0; i < ts.length; i += 2) {
     const li = document.createElement('li');
@@ -1733,13 +1373,6 @@ function renderNav() {
   $('flip').classList.toggle('active', S.flip);
   $('hint').disabled = !hintAllowed();
   $('hint').classList.toggle('active', S.hinting);
-}
-
-function scoreText(info) {
-  if (!info || info.score === undefined) return '–';
-  if (info.scoreKind === 'mate') return info.score > 0 ? `win in ${info.score}` : `loss in ${-info.score}`;
-  const v = info.score / 100;
-  return (v > 0 ? '+' : '') + v.toFixed(2);
 }
 
 // renderLines shows the analysis lines. Each line keeps its list item from
@@ -1812,7 +1445,7 @@ function renderAnalysis() {
   $('book').hidden = !bk;
   if (bk) {
     $('book-depth').textContent = `(depth ${bk.depth})`;
-    fillMoveTable($('book-moves'), bk.moves.map((m) => [m.tok, bookScoreText(m.score), '']));
+    fillMoveTable($('book-moves'), bk.moves.map((m) => [m.tok, cpText(m.score), '']));
   }
   $('preview-bar').hidden = !S.preview;
   $('board').dataset.analysis = a.on ? '1' : '0';
@@ -1923,11 +1556,6 @@ async function copyText(text, what) {
   }
 }
 
-function clampInt(v, lo, hi, def) {
-  const n = Math.round(Number(v));
-  return Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : def;
-}
-
 // ------------------------------------------------------------------ controls
 
 function goTo(n) {
@@ -2036,7 +1664,7 @@ window.millApp = {
     variant: S.variant,
     preview: S.preview ? S.preview.d.fen : null,
     analysis: { on: S.analysis.on, depth: S.analysis.info ? S.analysis.info.depth : 0, lines: S.analysis.lines.filter(Boolean).map((l) => ({ score: scoreText(l), pv: l.pv })) },
-    searches: E.goQ.length,
+    searches: E.searches,
     hint: shownHint() || null,
     hinting: S.hinting,
     reviewing: S.reviewing ? { done: S.reviewing.done, total: S.reviewing.total } : null,
@@ -2044,8 +1672,8 @@ window.millApp = {
     grades: S.review ? S.review.data.moves.slice(0, reviewedPlies()).map((m) => m.grade) : [],
     rules: { ...S.rules },
     // settled: the shown position is the one at the cursor and no answer is awaited.
-    settled: S.posCursor === S.cursor && E.dQ.length === 0 && E.readyQ.length === 0 &&
-      (S.analysis.on ? E.goQ.length <= 1 : E.goQ.length === 0),
+    settled: S.posCursor === S.cursor && E.positions === 0 && E.readies === 0 &&
+      (S.analysis.on ? E.searches <= 1 : E.searches === 0),
   }),
   // Feeds a line to the page as if the engine had written it (tests of the
   // parts the engine does not exercise yet, such as table values).
@@ -2073,4 +1701,3 @@ async function main() {
 }
 
 main();
-})();
