@@ -103,6 +103,7 @@ type Solver struct {
 
 	ctx                 context.Context
 	stop                atomic.Bool
+	failed              error // why the proof cannot finish (a leaf the tables do not know), under mu
 	nodes, leaves, hits atomic.Uint64
 	start               time.Time
 	mu                  sync.Mutex // progress lines and saves, one at a time
@@ -176,6 +177,9 @@ var ErrStopped = errors.New("solve: interrupted")
 
 // Value proves the value of p for its side to move.
 func (s *Solver) Value(ctx context.Context, p *position.Position) (Value, error) {
+	if err := s.Reaches(p); err != nil {
+		return Draw, err
+	}
 	s.begin(ctx)
 	w := &worker{s: s}
 	v := w.search(p, Loss, Win)
@@ -187,6 +191,9 @@ func (s *Solver) Value(ctx context.Context, p *position.Position) (Value, error)
 // the order of the engine's evaluation), and p's value (the best action's).
 // The actions are shared out among the solver's threads.
 func (s *Solver) Actions(ctx context.Context, p *position.Position) (Value, []ActionValue, error) {
+	if err := s.Reaches(p); err != nil {
+		return Draw, nil, err
+	}
 	s.begin(ctx)
 	var ml movegen.MoveList
 	movegen.Generate(&s.r, p, &ml)
@@ -244,6 +251,9 @@ func (s *Solver) Actions(ctx context.Context, p *position.Position) (Value, []Ac
 func (s *Solver) begin(ctx context.Context) {
 	s.ctx = ctx
 	s.stop.Store(false)
+	s.mu.Lock()
+	s.failed = nil
+	s.mu.Unlock()
 	s.nodes.Store(0)
 	s.leaves.Store(0)
 	s.hits.Store(0)
@@ -257,10 +267,47 @@ func (s *Solver) end() error {
 	if s.save != nil {
 		err = s.save()
 	}
+	s.mu.Lock()
+	failed := s.failed
+	s.mu.Unlock()
+	if failed != nil {
+		return failed
+	}
 	if s.stop.Load() {
 		return ErrStopped
 	}
 	return err
+}
+
+// fail stops the proof for a reason other than an interrupt; end returns
+// the first such reason.
+func (s *Solver) fail(err error) {
+	s.mu.Lock()
+	if s.failed == nil {
+		s.failed = err
+	}
+	s.mu.Unlock()
+	s.stop.Store(true)
+}
+
+// Reaches checks that the tables hold every sector a leaf of p can be in:
+// each M v O (either side to move) with 3 ≤ M, O up to the pieces each side
+// has on the board and in hand. Without one of them a proof cannot finish,
+// so the engine does not start it (a table build half done, the ≤ 10-piece
+// set).
+func (s *Solver) Reaches(p *position.Position) error {
+	w := p.OnBoard(position.White) + p.InHand(position.White)
+	b := p.OnBoard(position.Black) + p.InHand(position.Black)
+	for m := 3; m <= w; m++ {
+		for o := 3; o <= b; o++ {
+			for _, sec := range []egtb.SectorSpec{{M: m, O: o}, {M: o, O: m}} {
+				if !s.tables.Has(sec) {
+					return fmt.Errorf("solve: a leaf may be in sector %s, which the tables in %s do not hold", sec, s.tables.Dir())
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // Rules returns the rules the solver proves under.
@@ -346,7 +393,8 @@ func (w *worker) search(p *position.Position, alpha, beta Value) Value {
 	if p.InHand(position.White) == 0 && p.InHand(position.Black) == 0 {
 		e, ok := s.tables.Lookup(&s.r, p)
 		if !ok {
-			panic(fmt.Sprintf("solve: the tables do not know %s: %s", p.FEN(), s.tables.Why(&s.r, p)))
+			s.fail(fmt.Errorf("solve: the tables do not know %s: %s", p.FEN(), s.tables.Why(&s.r, p)))
+			return Draw
 		}
 		w.leaves++
 		switch {

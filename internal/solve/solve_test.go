@@ -168,3 +168,41 @@ func TestSolveTableFile(t *testing.T) {
 		t.Fatal("a table of another size was read")
 	}
 }
+
+// A position whose leaves may lie in a sector the tables do not hold (4v4
+// with the tables up to 7 pieces, as a build half done) is refused with the
+// sector named, before any search, by Value and Actions alike; a position
+// whose leaves are all there is proved by the same solver afterwards.
+func TestSolveRefusesMissingSectors(t *testing.T) {
+	r := rules.Default()
+	dir := egtbtest.Small(t, 7)
+	tb, err := egtb.Open(dir, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	s, err := New(r, tb, Options{TableMB: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	far := randomPlacing(t, &r, rng, 2, 2, 2, 2)
+	want := "solve: a leaf may be in sector 4v4, which the tables in " + dir + " do not hold"
+	if _, err := s.Value(context.Background(), &far); err == nil || err.Error() != want {
+		t.Fatalf("Value: %v, want %q", err, want)
+	}
+	if _, acts, err := s.Actions(context.Background(), &far); err == nil || err.Error() != want || acts != nil {
+		t.Fatalf("Actions: %v %v, want %q", acts, err, want)
+	}
+	if st := s.Stats(); st.Nodes != 0 {
+		t.Fatalf("%d nodes searched for a refused position", st.Nodes)
+	}
+	near := randomPlacing(t, &r, rng, 1, 2, 2, 2)
+	v, err := s.Value(context.Background(), &near)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := minimax(t, &r, tb, &near); v != want {
+		t.Fatalf("%s: proved %s, minimax %s", near.FEN(), v, want)
+	}
+}

@@ -264,7 +264,9 @@ func TestProofAtTheRoot(t *testing.T) {
 	dir := smallTables(t)
 	h := startHarness(t, testConfig())
 	h.send("setoption name EGTBPath value "+dir, "setoption name UCI_ShowWDL value true")
-	h.send("position fen *O*****@/********/***O**** w p p 2 2 1 2 0 0 0 0 0 0 0 0 9", "go movetime 500")
+	// The proof may take a third of the move's time: 3 s here, far more than
+	// it needs, so that a loaded machine cannot make it miss its budget.
+	h.send("position fen *O*****@/********/***O**** w p p 2 2 1 2 0 0 0 0 0 0 0 0 9", "go movetime 3000")
 	lines := h.until("bestmove")
 	if !slices.ContainsFunc(lines, func(l string) bool {
 		return regexp.MustCompile(`^info string proof draw in 4 placements \(\d+ nodes, \d+ ms\): keep it( \w\d){21}$`).MatchString(l)
@@ -288,4 +290,17 @@ func TestProofAtTheRoot(t *testing.T) {
 	if lines := h.until("bestmove"); slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info string proof") }) {
 		t.Fatalf("a depth search proved: %q", lines)
 	}
+	// Where placing may end in a sector the tables lack (4v4 here, the
+	// tables going up to 7 pieces: a build half done), there is no proof
+	// and the search plays on; the engine used to panic at the first leaf.
+	h.send("position fen *O*****@/********/***O***@ w p p 2 2 2 2 0 0 0 0 0 0 0 0 9", "go movetime 300")
+	lines = h.until("bestmove")
+	if slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info string proof") }) {
+		t.Fatalf("a proof without the tables it needs: %q", lines)
+	}
+	if best := lines[len(lines)-1]; !regexp.MustCompile(`^bestmove [a-g][1-7]$`).MatchString(best) {
+		t.Fatalf("answer %q", best)
+	}
+	h.send("isready")
+	h.until("readyok")
 }
