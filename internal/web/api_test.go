@@ -24,24 +24,8 @@ import (
 // body.
 func post(t *testing.T, url, ctype, body string, header ...string) (int, string, string) {
 	t.Helper()
-	req, err := http.NewRequest("POST", url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", ctype)
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+	resp, b := request(t, "POST", url, strings.NewReader(body), append([]string{"Content-Type", ctype}, header...)...)
+	return resp.StatusCode, resp.Header.Get("Content-Type"), b
 }
 
 // The rules of Nine Men's Morris as the API writes them.

@@ -35,9 +35,17 @@ func fenAfter(t *testing.T, tokens ...string) string {
 	return g.Pos.FEN()
 }
 
+// get asks the server for url; header holds name, value pairs ("Host" sets
+// the request's host).
 func get(t *testing.T, url string, header ...string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest("GET", url, nil)
+	return request(t, "GET", url, nil, header...)
+}
+
+// request sends one request and returns the answer and its whole body.
+func request(t *testing.T, method, url string, body io.Reader, header ...string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
 	if err != nil {
 		t.Fatal(err)
 	}
