@@ -22,7 +22,8 @@ func egtbGames(e *env, args []string) int {
 	var dir string
 	fs := e.egtbFlags("games", "games [--dir D] FILE.jsonl ...",
 		"Replays the games of millmatch's JSON-lines files and says what the tables say: per game the\n"+
-			"value for White when placing ends (the first position the tables know) and each action\n"+
+			"value for White at the first position the tables know (the end of placing, or later when\n"+
+			"placing ends in a sector not built) and each action\n"+
 			"that changed the value by the tables (a win given away, a draw lost), with its ply; then\n"+
 			"per engine: games lost from a position the tables call a draw or a win for it, games won\n"+
 			"from a drawn position (the opponent erred), and where the tables did not reach.",
@@ -72,7 +73,7 @@ func egtbGames(e *env, args []string) int {
 	sort.Strings(names)
 	for _, n := range names {
 		t := sum[n]
-		fmt.Fprintf(stdout, "%s: %d games; when placing ended: %d won, %d drawn, %d lost, %d not in the tables; "+
+		fmt.Fprintf(stdout, "%s: %d games; when first in the tables: %d won, %d drawn, %d lost, %d not in the tables; "+
 			"lost from a draw or a win: %d; won from a draw: %d; gave away a win: %d\n",
 			n, t.games, t.startWin, t.startDraw, t.startLoss, t.unknown, t.lostFromDrawOrWin, t.wonFromDraw, t.winsGivenAway)
 	}
@@ -89,6 +90,7 @@ type gamesTally struct {
 type gameAnalysis struct {
 	known   bool      // the game reached a table position
 	ply     int       // of the first table position (plies from the start of the record)
+	placing int       // plies when placing ended (-1: it did not)
 	start   int       // its value for White: 1 win, 0 draw, -1 loss
 	changes []string  // the actions that changed the value, "ply 37 black d6-d5: draw → loss"
 	engines [2]string // white, black
@@ -113,7 +115,7 @@ func analyseGame(dir string, rec match.GameRecord) (*gameAnalysis, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown variant %q", rec.Variant)
 	}
-	a := &gameAnalysis{engines: [2]string{rec.White, rec.Black}}
+	a := &gameAnalysis{engines: [2]string{rec.White, rec.Black}, placing: -1}
 	r := &preset.Rules
 	start := position.New(r)
 	if rec.OpeningFEN != "" {
@@ -132,6 +134,9 @@ func analyseGame(dir string, rec match.GameRecord) (*gameAnalysis, error) {
 	prev, prevKnown := 0, false
 	for i := 0; ; i++ {
 		// i plies played: g.Pos is the position before tokens[i].
+		if a.placing < 0 && g.Pos.InHand(position.White) == 0 && g.Pos.InHand(position.Black) == 0 {
+			a.placing = i
+		}
 		if e, ok := tb.Lookup(r, &g.Pos); ok {
 			v := wdl(e.Value)
 			if g.Pos.SideToMove() == position.Black {
@@ -177,7 +182,11 @@ func (a *gameAnalysis) line(rec match.GameRecord) string {
 	if !a.known {
 		return s + " never in the tables"
 	}
-	s += fmt.Sprintf(" placing ended at ply %d, White %s", a.ply, wdlNames[a.start])
+	if a.ply == a.placing {
+		s += fmt.Sprintf(" placing ended at ply %d, White %s", a.ply, wdlNames[a.start])
+	} else {
+		s += fmt.Sprintf(" first in the tables at ply %d (placing ended at ply %d), White %s", a.ply, a.placing, wdlNames[a.start])
+	}
 	if len(a.changes) > 0 {
 		s += "; " + strings.Join(a.changes, "; ")
 	}

@@ -41,3 +41,13 @@ func TestEGTBGamesAnalysis(t *testing.T) {
 		t.Error("an illegal token was replayed")
 	}
 }
+
+// A game whose placing ends in a sector the tables lack is first known
+// later: the line says both plies, not "placing ended" at the later one.
+func TestEGTBGamesLineFirstKnownLater(t *testing.T) {
+	rec := match.GameRecord{Game: 10, White: "A", Black: "B", Result: "1-0", Reason: "no legal move"}
+	a := &gameAnalysis{known: true, ply: 36, placing: 19, start: 1}
+	if got, want := a.line(rec), "game 10 A vs B 1-0 (no legal move): first in the tables at ply 36 (placing ended at ply 19), White win"; got != want {
+		t.Fatalf("line %q\nwant %q", got, want)
+	}
+}
