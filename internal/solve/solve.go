@@ -291,15 +291,16 @@ func (s *Solver) fail(err error) {
 }
 
 // Reaches checks that the tables hold every sector a leaf of p can be in:
-// each M v O (either side to move) with 3 ≤ M, O up to the pieces each side
-// has on the board and in hand. Without one of them a proof cannot finish,
-// so the engine does not start it (a table build half done, the ≤ 10-piece
-// set).
+// each M v O (either side to move) from the rules' least number of pieces
+// up to the pieces each side has on the board and in hand. Without one of
+// them a proof cannot finish, so the engine does not start it (a table
+// build half done, the ≤ 10-piece set).
 func (s *Solver) Reaches(p *position.Position) error {
+	least := s.tables.Params().MinPieces
 	w := p.OnBoard(position.White) + p.InHand(position.White)
 	b := p.OnBoard(position.Black) + p.InHand(position.Black)
-	for m := 3; m <= w; m++ {
-		for o := 3; o <= b; o++ {
+	for m := least; m <= w; m++ {
+		for o := least; o <= b; o++ {
 			for _, sec := range []egtb.SectorSpec{{M: m, O: o}, {M: o, O: m}} {
 				if !s.tables.Has(sec) {
 					return fmt.Errorf("solve: a leaf may be in sector %s, which the tables in %s do not hold", sec, s.tables.Dir())
