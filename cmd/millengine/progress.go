@@ -99,12 +99,10 @@ type buildETA struct {
 	done    float64       // slot-tables solved in this run
 	solving time.Duration // the time those took
 	last    time.Time     // the last report
-	jobs    []etaJob      // the plan's jobs in the order the build runs them
-}
-
-// etaJob is a job's work not yet reported: slot-tables by sector.
-type etaJob struct {
-	left map[egtb.SectorSpec]float64 // per sector, its slots times the tables still to come
+	// jobs holds, for each of the plan's jobs in the order the build runs
+	// them, the work not yet reported: per sector, its slots times the
+	// tables still to come.
+	jobs []map[egtb.SectorSpec]float64
 }
 
 // newBuildETA counts the work of a plan: each sector's slots once per table.
@@ -112,11 +110,11 @@ func newBuildETA(plan []egtb.Job) *buildETA {
 	e := &buildETA{last: time.Now()}
 	for _, j := range plan {
 		e.total += float64(j.Slots) * float64(len(j.Metrics))
-		ej := etaJob{left: map[egtb.SectorSpec]float64{}}
+		left := map[egtb.SectorSpec]float64{}
 		for _, s := range j.Sectors {
-			ej.left[s] += float64(s.Slots()) * float64(len(j.Metrics))
+			left[s] += float64(s.Slots()) * float64(len(j.Metrics))
 		}
-		e.jobs = append(e.jobs, ej)
+		e.jobs = append(e.jobs, left)
 	}
 	return e
 }
@@ -126,9 +124,9 @@ func (e *buildETA) add(r egtb.SectorReport) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	n := float64(r.Spec.Slots())
-	for _, j := range e.jobs {
-		if _, ok := j.left[r.Spec]; ok {
-			j.left[r.Spec] -= n
+	for _, left := range e.jobs {
+		if _, ok := left[r.Spec]; ok {
+			left[r.Spec] -= n
 			break
 		}
 	}
@@ -145,9 +143,9 @@ func (e *buildETA) add(r egtb.SectorReport) {
 
 // inFlight is the work of the first job with tables still to come.
 func (e *buildETA) inFlight() float64 {
-	for _, j := range e.jobs {
+	for _, left := range e.jobs {
 		var w float64
-		for _, v := range j.left {
+		for _, v := range left {
 			w += max(v, 0)
 		}
 		if w > 0 {
