@@ -195,40 +195,8 @@ func (s *Solver) Actions(ctx context.Context, p *position.Position) (Value, []Ac
 		return Draw, nil, err
 	}
 	s.begin(ctx)
-	var ml movegen.MoveList
-	movegen.Generate(&s.r, p, &ml)
-	moves := ml.Slice()
-	(&worker{s: s}).order(p, moves, position.NoMove)
-	vals := make([]Value, len(moves))
-	done := make([]bool, len(moves))
-	var next atomic.Int64
-	var finished atomic.Int64
-	var wg sync.WaitGroup
-	for range min(s.threads, len(moves)) {
-		wg.Go(func() {
-			w := &worker{s: s}
-			defer w.flush()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(moves) || s.stop.Load() {
-					return
-				}
-				c := *p
-				c.Do(&s.r, moves[i])
-				v := w.search(&c, Loss, Win)
-				if c.SideToMove() != p.SideToMove() {
-					v = -v
-				}
-				if s.stop.Load() {
-					return
-				}
-				vals[i], done[i] = v, true
-				w.flush()
-				s.report(fmt.Sprintf("action %d/%d %s: %s", finished.Add(1), len(moves), moves[i], v))
-			}
-		})
-	}
-	wg.Wait()
+	moves := s.rootMoves(p)
+	vals, done := s.eachAction(p, moves, Loss, Win, func(m position.Move, v Value) string { return fmt.Sprintf("%s: %s", m, v) })
 	out := make([]ActionValue, 0, len(moves))
 	for i, m := range moves {
 		if done[i] {
@@ -246,6 +214,89 @@ func (s *Solver) Actions(ctx context.Context, p *position.Position) (Value, []Ac
 		return v, nil, nil
 	}
 	return out[0].Value, out, nil
+}
+
+// Keeping proves p's value and which of its actions keep it: those after
+// which the mover is still worth at least that value (for a drawn position,
+// the actions that do not lose; for a lost one, every action). Each action
+// needs only a one-sided proof, a null window at the value, which is
+// cheaper than its exact value (Actions); a book of proven values needs no
+// more: the value and the actions that do not give it up. The actions are
+// in the order of the engine's evaluation and shared out among the threads.
+func (s *Solver) Keeping(ctx context.Context, p *position.Position) (Value, []position.Move, error) {
+	if err := s.Reaches(p); err != nil {
+		return Draw, nil, err
+	}
+	s.begin(ctx)
+	w := &worker{s: s}
+	v := w.search(p, Loss, Win)
+	w.flush()
+	moves := s.rootMoves(p)
+	if s.stop.Load() || v == Loss {
+		return v, moves, s.end()
+	}
+	vals, done := s.eachAction(p, moves, v-1, v, func(m position.Move, cv Value) string {
+		if cv >= v {
+			return fmt.Sprintf("%s keeps the %s", m, v)
+		}
+		return fmt.Sprintf("%s gives up the %s", m, v)
+	})
+	var keep []position.Move
+	for i, m := range moves {
+		if done[i] && vals[i] >= v {
+			keep = append(keep, m)
+		}
+	}
+	return v, keep, s.end()
+}
+
+// rootMoves returns p's legal actions in the order the proofs take them.
+func (s *Solver) rootMoves(p *position.Position) []position.Move {
+	var ml movegen.MoveList
+	movegen.Generate(&s.r, p, &ml)
+	moves := slices.Clone(ml.Slice())
+	(&worker{s: s}).order(p, moves, position.NoMove)
+	return moves
+}
+
+// eachAction searches the position after each of p's moves within the
+// window (alpha, beta) of p's mover, fail-soft, the moves shared out among
+// the solver's threads, and reports each result with what(move, value). It
+// returns the values from the mover's view and which of them were finished
+// (an interrupt leaves the rest undone).
+func (s *Solver) eachAction(p *position.Position, moves []position.Move, alpha, beta Value, what func(position.Move, Value) string) ([]Value, []bool) {
+	vals := make([]Value, len(moves))
+	done := make([]bool, len(moves))
+	var next, finished atomic.Int64
+	var wg sync.WaitGroup
+	for range min(s.threads, len(moves)) {
+		wg.Go(func() {
+			w := &worker{s: s}
+			defer w.flush()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(moves) || s.stop.Load() {
+					return
+				}
+				c := *p
+				c.Do(&s.r, moves[i])
+				var v Value
+				if c.SideToMove() == p.SideToMove() {
+					v = w.search(&c, alpha, beta)
+				} else {
+					v = -w.search(&c, -beta, -alpha)
+				}
+				if s.stop.Load() {
+					return
+				}
+				vals[i], done[i] = v, true
+				w.flush()
+				s.report(fmt.Sprintf("action %d/%d %s", finished.Add(1), len(moves), what(moves[i], v)))
+			}
+		})
+	}
+	wg.Wait()
+	return vals, done
 }
 
 func (s *Solver) begin(ctx context.Context) {
@@ -518,4 +569,45 @@ func keyOf(p *position.Position) (uint64, bb.Symmetry) {
 		uint64(p.InHand(position.White))<<48 | uint64(p.InHand(position.Black))<<52 |
 		uint64(p.SideToMove())<<56 | uint64(p.PendingRemovals(position.White)&3)<<57 | uint64(p.PendingRemovals(position.Black)&3)<<59
 	return k, y
+}
+
+// Tree calls f for every position reached from p by fewer than plies
+// actions, once for all its images under the board's symmetries, breadth
+// first (p itself first), with one line of actions that reaches it; a game
+// that is over is left out. f returns false to stop. It is how the first
+// plies of a game are proven position by position (millengine solve --plies).
+func Tree(r *rules.Rules, p *position.Position, plies int, f func(line []position.Move, q *position.Position) bool) {
+	type node struct {
+		line []position.Move
+		pos  position.Position
+	}
+	front := []node{{pos: *p}}
+	seen := map[uint64]bool{}
+	for ply := 0; ply < plies && len(front) > 0; ply++ {
+		var next []node
+		for _, n := range front {
+			if n.pos.IsOver() {
+				continue
+			}
+			k, _ := keyOf(&n.pos)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if !f(n.line, &n.pos) {
+				return
+			}
+			if ply == plies-1 {
+				continue
+			}
+			var ml movegen.MoveList
+			movegen.Generate(r, &n.pos, &ml)
+			for _, m := range ml.Slice() {
+				c := n.pos
+				c.Do(r, m)
+				next = append(next, node{append(slices.Clip(n.line), m), c})
+			}
+		}
+		front = next
+	}
 }

@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"math/bits"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -204,5 +205,107 @@ func TestSolveRefusesMissingSectors(t *testing.T) {
 	}
 	if want := minimax(t, &r, tb, &near); v != want {
 		t.Fatalf("%s: proved %s, minimax %s", near.FEN(), v, want)
+	}
+}
+
+// Keeping names exactly the actions whose minimax value (for the mover)
+// is at least the position's, and proves the position's value, on random
+// positions four placements from the end whose values differ.
+func TestKeepingMatchesMinimax(t *testing.T) {
+	r := rules.Default()
+	tb, err := egtb.Open(egtbtest.Small(t, 7), &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	s, err := New(r, tb, Options{TableMB: 8, Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	n := 10
+	if testing.Short() || raceEnabled {
+		n = 4
+	}
+	values := map[Value]int{}
+	var kept, given int
+	for range n {
+		p := randomPlacing(t, &r, rng, 1, 2, 2, 2)
+		v, keep, err := s.Keeping(context.Background(), &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := minimax(t, &r, tb, &p); v != want {
+			t.Fatalf("%s: proved %s, minimax %s", p.FEN(), v, want)
+		}
+		values[v]++
+		var ml movegen.MoveList
+		movegen.Generate(&r, &p, &ml)
+		for _, m := range ml.Slice() {
+			c := p
+			c.Do(&r, m)
+			cv := minimax(t, &r, tb, &c)
+			if c.SideToMove() != p.SideToMove() {
+				cv = -cv
+			}
+			in := false
+			for _, k := range keep {
+				in = in || k == m
+			}
+			if in != (cv >= v) {
+				t.Fatalf("%s %s: worth %s to the mover, position %s, kept %t", p.FEN(), m, cv, v, in)
+			}
+			if in {
+				kept++
+			} else {
+				given++
+			}
+		}
+	}
+	t.Logf("values %v, actions kept %d, given up %d", values, kept, given)
+	if kept == 0 || given == 0 {
+		t.Errorf("no action of either kind: %d kept, %d given up", kept, given)
+	}
+}
+
+// Tree visits the start position, then the four classes of first placement
+// (a corner or a midpoint of the outer and inner rings, of the middle ring),
+// once each, with a line that reaches them; a stop ends it.
+func TestTree(t *testing.T) {
+	r := rules.Default()
+	start := position.New(&r)
+	var lines []string
+	Tree(&r, &start, 2, func(line []position.Move, q *position.Position) bool {
+		c := start
+		s := ""
+		for _, m := range line {
+			c.Do(&r, m)
+			s += m.String()
+		}
+		if c.FEN() != q.FEN() {
+			t.Fatalf("line %s reaches %s, not %s", s, c.FEN(), q.FEN())
+		}
+		lines = append(lines, s)
+		return true
+	})
+	if len(lines) != 5 || lines[0] != "" {
+		t.Fatalf("lines %q, want the root and 4 first placements", lines)
+	}
+	classes := map[bb.Square]bool{}
+	for _, l := range lines[1:] {
+		sq, err := bb.ParseSquare(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := bb.Canonical(bb.Bit(sq), 0)
+		classes[bb.Square(bits.TrailingZeros32(uint32(y.Apply(bb.Bit(sq)))))] = true
+	}
+	if len(classes) != 4 {
+		t.Fatalf("first placements %q fall in %d classes, want 4", lines[1:], len(classes))
+	}
+	n := 0
+	Tree(&r, &start, 3, func([]position.Move, *position.Position) bool { n++; return n < 3 })
+	if n != 3 {
+		t.Fatalf("a stop after 3 positions gave %d", n)
 	}
 }
