@@ -15,7 +15,12 @@
 //	# millengine opening book
 //	# rules: nine-mens-morris
 //	# diff: (none)
-//	<canonical FEN> TAB depth <D> TAB <action> <score> [<action> <score> …]
+//	<canonical FEN> TAB depth <D> TAB <action> <score> [<action> <score> …] [TAB proven <value> keep <action> …]
+//
+// The last field, where present, is the position's value proven down to the
+// endgame tables of the whole moving phase (millengine book prove): win,
+// draw or loss for the side to move, and every action that keeps it. In
+// play the engine then chooses only among those actions.
 //
 // "rules" names the rule preset the book was built for and "diff" lists the
 // parameters that differ from the defaults (rules.Rules.Diff), so that a
@@ -39,6 +44,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/solve"
 )
 
 // Action is a book action with its score from the side to move's view.
@@ -48,11 +54,25 @@ type Action struct {
 }
 
 // Entry is what the book knows of one position: its actions, best first,
-// and the depth of the search that scored them.
+// the depth of the search that scored them and, where it was proven, its
+// value.
 type Entry struct {
 	Depth   int
 	Actions []Action
+	Proof   *Proof // nil: not proven
 }
+
+// Proof is a book position's value proven by a search down to the endgame
+// tables (internal/solve) and every action that keeps it: a drawn position's
+// actions that do not lose, a won one's that still win (a lost position's
+// actions all keep its value).
+type Proof struct {
+	Value solve.Value
+	Keep  []position.Move
+}
+
+// Keeps reports whether m keeps the proven value.
+func (p *Proof) Keeps(m position.Move) bool { return slices.Contains(p.Keep, m) }
 
 // Book maps canonical positions to entries, for one rule set.
 type Book struct {
@@ -140,6 +160,12 @@ func (b *Book) Probe(r *rules.Rules, p *position.Position) (Entry, bool) {
 	for i, a := range e.Actions {
 		out.Actions[i] = Action{Move: a.Move.Transform(inv), Score: a.Score}
 	}
+	if e.Proof != nil {
+		out.Proof = &Proof{Value: e.Proof.Value, Keep: make([]position.Move, len(e.Proof.Keep))}
+		for i, m := range e.Proof.Keep {
+			out.Proof.Keep[i] = m.Transform(inv)
+		}
+	}
 	return out, true
 }
 
@@ -170,7 +196,11 @@ func Pick(e Entry, variety int, allowed []position.Move, rng *rand.Rand) (Action
 // Put stores the entry of p (actions in p's orientation, best first); it
 // replaces an earlier entry of the same position.
 func (b *Book) Put(p *position.Position, e Entry) error {
-	_, err := b.put(p, Entry{Depth: e.Depth, Actions: slices.Clone(e.Actions)})
+	c := Entry{Depth: e.Depth, Actions: slices.Clone(e.Actions)}
+	if e.Proof != nil {
+		c.Proof = &Proof{Value: e.Proof.Value, Keep: slices.Clone(e.Proof.Keep)}
+	}
+	_, err := b.put(p, c)
 	return err
 }
 
@@ -185,6 +215,11 @@ func (b *Book) put(p *position.Position, e Entry) (replaced bool, err error) {
 	_, replaced = b.entries[k]
 	for i := range e.Actions {
 		e.Actions[i].Move = e.Actions[i].Move.Transform(y)
+	}
+	if e.Proof != nil {
+		for i := range e.Proof.Keep {
+			e.Proof.Keep[i] = e.Proof.Keep[i].Transform(y)
+		}
 	}
 	b.entries[k] = e
 	b.fens[k] = c.FEN()
@@ -226,6 +261,12 @@ func Line(fen string, e Entry) string {
 			sb.WriteByte(' ')
 		}
 		fmt.Fprintf(&sb, "%s %d", a.Move, a.Score)
+	}
+	if e.Proof != nil {
+		fmt.Fprintf(&sb, "\tproven %s keep", e.Proof.Value)
+		for _, m := range e.Proof.Keep {
+			fmt.Fprintf(&sb, " %s", m)
+		}
 	}
 	return sb.String()
 }
@@ -358,11 +399,11 @@ func parseDiff(diff string) (rules.Rules, error) {
 
 // parseLine reads one position line into the book.
 func (b *Book) parseLine(line string) error {
-	fen, rest, ok := strings.Cut(line, "\t")
-	depthText, acts, ok2 := strings.Cut(rest, "\t")
-	if !ok || !ok2 || strings.Contains(acts, "\t") {
-		return fmt.Errorf("want FEN, depth and actions separated by tabs, got %d fields", strings.Count(line, "\t")+1)
+	fields := strings.Split(line, "\t")
+	if len(fields) != 3 && len(fields) != 4 {
+		return fmt.Errorf("want FEN, depth, actions and an optional proof separated by tabs, got %d fields", len(fields))
 	}
+	fen, depthText, acts := fields[0], fields[1], fields[2]
 	p, err := position.ParseFEN(&b.Rules, fen)
 	if err != nil {
 		return err
@@ -401,6 +442,11 @@ func (b *Book) parseLine(line string) error {
 		}
 		e.Actions = append(e.Actions, Action{Move: m, Score: sc})
 	}
+	if len(fields) == 4 {
+		if e.Proof, err = parseProof(fields[3], &b.Rules, &p, &legal); err != nil {
+			return err
+		}
+	}
 	// A repeated position fails the whole read (Read returns no book), so
 	// the entry it replaced does not matter.
 	replaced, err := b.put(&p, e)
@@ -408,6 +454,41 @@ func (b *Book) parseLine(line string) error {
 		err = fmt.Errorf("%s: the position (or a symmetric image) is listed twice", fen)
 	}
 	return err
+}
+
+// parseProof reads a line's proof field, "proven <win|draw|loss> keep
+// <action> …": the kept actions legal in p (whose legal actions are legal)
+// and listed once each.
+func parseProof(text string, r *rules.Rules, p *position.Position, legal *movegen.MoveList) (*Proof, error) {
+	toks := strings.Fields(text)
+	if len(toks) < 4 || toks[0] != "proven" || toks[2] != "keep" {
+		return nil, fmt.Errorf("%q: want \"proven <win|draw|loss> keep <action> …\"", trim(text))
+	}
+	pr := &Proof{}
+	switch toks[1] {
+	case "win":
+		pr.Value = solve.Win
+	case "draw":
+		pr.Value = solve.Draw
+	case "loss":
+		pr.Value = solve.Loss
+	default:
+		return nil, fmt.Errorf("proven %q: want win, draw or loss", trim(toks[1]))
+	}
+	for _, tok := range toks[3:] {
+		m, err := position.ParseMove(tok)
+		if err == nil && !legal.Contains(m) {
+			_, err = movegen.ParseLegal(r, p, tok)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("proven: %w", err)
+		}
+		if pr.Keeps(m) {
+			return nil, fmt.Errorf("proven: %s is kept twice", tok)
+		}
+		pr.Keep = append(pr.Keep, m)
+	}
+	return pr, nil
 }
 
 // trim shortens a quoted piece of bad input for an error message.

@@ -15,6 +15,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/solve"
 )
 
 // smallConfig is a book build that takes a fraction of a second.
@@ -166,16 +167,30 @@ func TestProbeUnderSymmetry(t *testing.T) {
 	}
 	d2, _ := movegen.ParseLegal(&r, &p, "d2")
 	a1, _ := movegen.ParseLegal(&r, &p, "a1")
-	if err := b.Put(&p, Entry{Depth: 9, Actions: []Action{{d2, 31}, {a1, 12}}}); err != nil {
+	g7, _ := movegen.ParseLegal(&r, &p, "g7")
+	if err := b.Put(&p, Entry{Depth: 9, Actions: []Action{{d2, 31}, {a1, 12}}, Proof: &Proof{Value: solve.Win, Keep: []position.Move{a1, g7}}}); err != nil {
 		t.Fatal(err)
 	}
 	for y := bb.Symmetry(0); y < bb.NumSymmetries; y++ {
 		img := p.Transform(y)
 		e, ok := b.Probe(&r, &img)
 		want := []Action{{d2.Transform(y), 31}, {a1.Transform(y), 12}}
-		if !ok || e.Depth != 9 || !slices.Equal(e.Actions, want) {
-			t.Fatalf("symmetry %d: %+v %t, want %+v", y, e, ok, want)
+		if !ok || e.Depth != 9 || !slices.Equal(e.Actions, want) || e.Proof == nil || e.Proof.Value != solve.Win ||
+			!slices.Equal(e.Proof.Keep, []position.Move{a1.Transform(y), g7.Transform(y)}) {
+			t.Fatalf("symmetry %d: %+v %t, want %+v and a win kept by a1 g7 transformed", y, e, ok, want)
 		}
+	}
+	// Written and read back, the proof is the same.
+	var buf bytes.Buffer
+	if _, err := b.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Read(&buf, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := c.Probe(&r, &p); !ok || e.Proof == nil || !slices.Equal(e.Proof.Keep, []position.Move{a1, g7}) {
+		t.Fatalf("read back: %+v %t", e, ok)
 	}
 	other := rules.Default()
 	other.MayFly = false
@@ -227,7 +242,12 @@ func TestReadErrors(t *testing.T) {
 		{"hello\n", `book: line 1: "hello" is not a millengine opening book header`},
 		{"# millengine opening book\n" + start + "\tdepth 3\td6 10\n", "book: line 2: a position before the rules and diff header lines"},
 		{"# millengine opening book\n# rules: x\n# diff: Nothing=3\n", `book: line 3: diff "Nothing=3": want Name=value with a rule parameter name`},
-		{head + start + "\tdepth 3\n", "book: line 4: want FEN, depth and actions separated by tabs, got 2 fields"},
+		{head + start + "\tdepth 3\n", "book: line 4: want FEN, depth, actions and an optional proof separated by tabs, got 2 fields"},
+		{head + start + "\tdepth 3\td6 10\tproven draw keep d6\tx\n", "book: line 4: want FEN, depth, actions and an optional proof separated by tabs, got 5 fields"},
+		{head + start + "\tdepth 3\td6 10\tproven draw d6\n", `book: line 4: "proven draw d6": want "proven <win|draw|loss> keep <action> …"`},
+		{head + start + "\tdepth 3\td6 10\tproven draw keep\n", `book: line 4: "proven draw keep": want "proven <win|draw|loss> keep <action> …"`},
+		{head + start + "\tdepth 3\td6 10\tproven drawn keep d6\n", `book: line 4: proven "drawn": want win, draw or loss`},
+		{head + start + "\tdepth 3\td6 10\tproven draw keep d6 f4 d6\n", "book: line 4: proven: d6 is kept twice"},
 		{head + start + "\tdepth 0\td6 10\n", `book: line 4: "depth 0": want depth 1..255`},
 		{head + start + "\tdepth 3\td6\n", `book: line 4: "d6": want one or more pairs of action and score`},
 		{head + start + "\tdepth 3\td6 x\n", `book: line 4: score "x" of d6: want an integer -32000..32000`},
@@ -243,7 +263,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	// An illegal action and a bad FEN name themselves (the messages come
 	// from the move and FEN parsers).
-	for _, in := range []string{head + start + "\tdepth 3\td6-d5 10\n", head + "xyz\tdepth 3\td6 10\n"} {
+	for _, in := range []string{head + start + "\tdepth 3\td6-d5 10\n", head + "xyz\tdepth 3\td6 10\n", head + start + "\tdepth 3\td6 10\tproven win keep xd6\n"} {
 		if _, err := Read(strings.NewReader(in), false); err == nil || !strings.HasPrefix(err.Error(), "book: line 4: ") {
 			t.Errorf("%q: %v", in, err)
 		}
@@ -260,6 +280,7 @@ func TestReadErrors(t *testing.T) {
 func FuzzRead(f *testing.F) {
 	f.Add("# millengine opening book\n# rules: nine-mens-morris\n# diff: (none)\n********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1\tdepth 3\td6 10 f4 5\n")
 	f.Add("# millengine opening book\n# rules: x\n# diff: MayFly=false\n")
+	f.Add("# millengine opening book\n# rules: nine-mens-morris\n# diff: (none)\n********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1\tdepth 3\td6 10 f4 5\tproven draw keep d6 a7\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		b, err := Read(strings.NewReader(in), false)
 		if err != nil {

@@ -121,7 +121,7 @@ func Build(ctx context.Context, cfg BuildConfig) (Stats, error) {
 		}
 		front = next
 	}
-	if err := rewrite(b, cfg.Out); err != nil {
+	if err := b.Save(cfg.Out); err != nil {
 		return st, err
 	}
 	st.Positions = b.Len()
@@ -196,7 +196,7 @@ func resume(cfg BuildConfig) (*Book, error) {
 	f, err := os.Open(cfg.Out)
 	if errors.Is(err, os.ErrNotExist) {
 		b := New(cfg.Rules, cfg.Preset)
-		return b, rewrite(b, cfg.Out)
+		return b, b.Save(cfg.Out)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("book build: %w", err)
@@ -210,26 +210,26 @@ func resume(cfg BuildConfig) (*Book, error) {
 		return nil, fmt.Errorf("book build: %s was built for other rules (%s); choose another --out", cfg.Out, b.Preset)
 	}
 	b.Preset = cfg.Preset
-	return b, rewrite(b, cfg.Out)
+	return b, b.Save(cfg.Out)
 }
 
-// rewrite writes the whole book to path through a temporary file and a
+// Save writes the whole book to path through a temporary file and a
 // rename, so the file is never half written.
-func rewrite(b *Book, path string) error {
+func (b *Book) Save(path string) error {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
-		return fmt.Errorf("book build: %w", err)
+		return fmt.Errorf("book: %w", err)
 	}
 	if _, err := b.WriteTo(f); err != nil {
 		f.Close()
-		return fmt.Errorf("book build: %w", err)
+		return fmt.Errorf("book: %w", err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("book build: %w", err)
+		return fmt.Errorf("book: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("book build: %w", err)
+		return fmt.Errorf("book: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,106 @@
+package book
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/solve"
+)
+
+// nearEnd returns a placing position four placements from the end (White
+// one piece on the board and two in hand, Black two and two, White to move),
+// no mill on the board, drawn at random: its proof needs the tables up to 7
+// pieces only.
+func nearEnd(t *testing.T, r *rules.Rules, rng *rand.Rand) position.Position {
+	for {
+		perm := rng.Perm(bb.NumSquares)
+		w := bb.Bit(bb.Square(perm[0]))
+		b := bb.Bit(bb.Square(perm[1])) | bb.Bit(bb.Square(perm[2]))
+		if r.Topology().CountMills(b) > 0 {
+			continue
+		}
+		p, err := position.ParseFEN(r, string(position.AppendBoard(nil, w, b, 0))+" w p p 1 2 2 2 0 0 0 0 0 0 0 0 9")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
+// Prove gives each position below the ply limit the solver's value and
+// value-keeping actions, saves after each, and a second run over the saved
+// book proves nothing again; positions at or past the limit are left alone.
+func TestProve(t *testing.T) {
+	r := rules.Default()
+	tb, err := egtb.Open(egtbtest.Small(t, 7), &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	s, err := solve.New(r, tb, solve.Options{TableMB: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := New(r, "nine-mens-morris")
+	rng := rand.New(rand.NewPCG(9, 10))
+	var ps []position.Position
+	for len(ps) < 3 {
+		p := nearEnd(t, &r, rng)
+		if b.Has(&p) {
+			continue
+		}
+		var ml movegen.MoveList
+		movegen.Generate(&r, &p, &ml)
+		if err := b.Put(&p, Entry{Depth: 1, Actions: []Action{{Move: ml.Slice()[0], Score: 0}}}); err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	// The positions are after 25 actions (14 placed, 3 on the board).
+	if st, err := Prove(context.Background(), b, s, 25, nil, nil); err != nil || st != (ProveStats{}) {
+		t.Fatalf("plies 25: %+v %v, want nothing to prove", st, err)
+	}
+	path := filepath.Join(t.TempDir(), "proven.book")
+	saves, told := 0, 0
+	st, err := Prove(context.Background(), b, s, 26, func() error { saves++; return b.Save(path) },
+		func(n, total int, _ string, _ Proof) {
+			if told++; n != told || total != 3 {
+				t.Errorf("told %d of %d as the %dth", n, total, told)
+			}
+		})
+	if err != nil || st != (ProveStats{Proven: 3, Total: 3}) || saves != 3 || told != 3 {
+		t.Fatalf("%+v %v, %d saves, %d told; want 3 proven and saved", st, err, saves, told)
+	}
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		v, keep, err := s.Keeping(context.Background(), &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, ok := c.Probe(&r, &p)
+		if !ok || e.Proof == nil || e.Proof.Value != v || !slices.Equal(sorted(e.Proof.Keep), sorted(keep)) {
+			t.Fatalf("%s: %+v, want %s keep %v", p.FEN(), e.Proof, v, keep)
+		}
+	}
+	if st, err := Prove(context.Background(), c, s, 26, nil, nil); err != nil || st != (ProveStats{Before: 3, Total: 3}) {
+		t.Fatalf("again: %+v %v, want all 3 proven before", st, err)
+	}
+}
+
+func sorted(ms []position.Move) []position.Move {
+	out := slices.Clone(ms)
+	slices.Sort(out)
+	return out
+}
