@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/millengine/millengine/internal/book"
+	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/solve"
 	"github.com/millengine/millengine/internal/uci"
 )
 
@@ -20,13 +22,14 @@ first placing plies, the best actions with their scores and the depth searched.
 
 Commands:
   build    search the book's positions:  book build [--plies N] [--depth D|--movetime MS] [--out FILE]
+  prove    prove the values of a book's first plies:  book prove --plies N [--dir D] FILE
   stats    positions, plies and depths of a book:  book stats [FILE]
 
 Run "millengine book <command> --help" for a command's flags.
 `
 
 // bookCommands are the subcommands of book.
-var bookCommands = map[string]func(e *env, args []string) int{"build": bookBuild, "stats": bookStats}
+var bookCommands = map[string]func(e *env, args []string) int{"build": bookBuild, "prove": bookProve, "stats": bookStats}
 
 // runBook implements 'millengine book …'.
 func runBook(e *env, args []string) int {
@@ -38,11 +41,11 @@ func runBook(e *env, args []string) int {
 		return 0
 	}
 	if len(args) == 0 {
-		return e.usageError("book", "want a command: build or stats")
+		return e.usageError("book", "want a command: build, prove or stats")
 	}
 	run := bookCommands[args[0]]
 	if run == nil {
-		return e.usageError("book", fmt.Sprintf("unknown command %q (want build or stats)", args[0]))
+		return e.usageError("book", fmt.Sprintf("unknown command %q (want build, prove or stats)", args[0]))
 	}
 	return run(e, args[1:])
 }
@@ -121,6 +124,67 @@ func bookBuild(e *env, args []string) int {
 	return 0
 }
 
+func bookProve(e *env, args []string) int {
+	fs := e.subFlags("book prove", "book prove [--plies N] [--dir D] [--tt-file F] FILE",
+		"Proves the value of each position of the book FILE after fewer than N actions, down to the\n"+
+			"endgame tables of the whole moving phase (as millengine solve), and which of its actions\n"+
+			"keep that value; writes them into FILE after each position (the last field of its line),\n"+
+			"so that an interrupted run goes on with the same command. In play the engine then picks\n"+
+			"only actions that keep a position's proven value. Progress on stderr, each position on stdout.")
+	fs.SortFlags = false
+	plies := fs.Int("plies", 3, "positions after fewer actions than this are proven")
+	dir := fs.String("dir", e.g.egtbPath, "endgame table directory (the whole moving phase)")
+	ttMB := fs.Int("tt-mb", 2048, "the proofs' transposition table in MB")
+	ttFile := fs.String("tt-file", "", "keep the proofs' table in this file between runs")
+	threads := fs.IntP("threads", "t", 2, "goroutines (a position's actions are shared out among them)")
+	if code, ok := e.parse(fs, args, true); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return e.usageError("book prove", "want one book FILE")
+	}
+	for _, err := range []error{checkRange("--plies", *plies, 1, 40), checkRange("--tt-mb", *ttMB, 1, 1<<20), checkRange("--threads", *threads, 1, 256)} {
+		if err != nil {
+			return e.usageError("book prove", err.Error())
+		}
+	}
+	path := fs.Arg(0)
+	b, err := book.Open(path)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "book prove: %v\n", err)
+		return 1
+	}
+	tb, err := egtb.Open(*dir, &b.Rules)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "book prove: %v\n", err)
+		return 1
+	}
+	defer tb.Close()
+	bar := newProgressBar(e.stderr, "book prove ", "", 1)
+	s, err := solve.New(b.Rules, tb, solve.Options{TableMB: *ttMB, File: *ttFile, Threads: *threads,
+		Progress: func(st solve.Stats, what string) { bar.draw(statsLine(st)) }})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "book prove: %v\n", err)
+		return 1
+	}
+	start := time.Now()
+	st, err := book.Prove(e.ctx, b, s, *plies, func() error { return b.Save(path) }, func(n, total int, fen string, pr book.Proof) {
+		bar.clear()
+		fmt.Fprintf(e.stdout, "%d/%d %s: %s, %d actions keep it\n", n, total, fen, pr.Value, len(pr.Keep))
+	})
+	bar.clear()
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		if e.ctx.Err() != nil {
+			return 130
+		}
+		return 1
+	}
+	fmt.Fprintf(e.stdout, "%s: %d of the %d positions before ply %d proven (%d now, %d before) in %s\n",
+		path, st.Before+st.Proven, st.Total, *plies, st.Proven, st.Before, seconds(time.Since(start)))
+	return 0
+}
+
 func joinInts(v []int) string {
 	s := make([]string, len(v))
 	for i, x := range v {
@@ -131,8 +195,8 @@ func joinInts(v []int) string {
 
 func bookStats(e *env, args []string) int {
 	fs := e.subFlags("book stats", "book stats [FILE]",
-		"Prints the positions of a book (the shipped one without FILE) by ply, with the depths searched\n"+
-			"and the number of actions kept.")
+		"Prints the positions of a book (the shipped one without FILE) by ply, with the depths searched,\n"+
+			"the number of actions kept and how many positions have a proven value (book prove).")
 	if code, ok := e.parse(fs, args, true); !ok {
 		return code
 	}
@@ -162,7 +226,7 @@ func bookStats(e *env, args []string) int {
 // depths and actions.
 func writeBookStats(w io.Writer, name string, b *book.Book) {
 	type row struct {
-		n, minD, maxD, sumD, actions int
+		n, minD, maxD, sumD, actions, proven int
 	}
 	rows := map[int]*row{}
 	b.Each(func(_ string, ply int, e book.Entry) {
@@ -174,6 +238,9 @@ func writeBookStats(w io.Writer, name string, b *book.Book) {
 		r.n++
 		r.minD, r.maxD, r.sumD = min(r.minD, e.Depth), max(r.maxD, e.Depth), r.sumD+e.Depth
 		r.actions += len(e.Actions)
+		if e.Proof != nil {
+			r.proven++
+		}
 	})
 	plies := make([]int, 0, len(rows))
 	for p := range rows {
@@ -181,9 +248,9 @@ func writeBookStats(w io.Writer, name string, b *book.Book) {
 	}
 	slices.Sort(plies)
 	fmt.Fprintf(w, "%s: %s, %d positions\n", name, b.Preset, b.Len())
-	fmt.Fprintf(w, "%5s %9s %7s %7s %7s %8s\n", "ply", "positions", "depth", "min", "max", "actions")
+	fmt.Fprintf(w, "%5s %9s %7s %7s %7s %8s %7s\n", "ply", "positions", "depth", "min", "max", "actions", "proven")
 	for _, p := range plies {
 		r := rows[p]
-		fmt.Fprintf(w, "%5d %9d %7.1f %7d %7d %8.1f\n", p, r.n, float64(r.sumD)/float64(r.n), r.minD, r.maxD, float64(r.actions)/float64(r.n))
+		fmt.Fprintf(w, "%5d %9d %7.1f %7d %7d %8.1f %7d\n", p, r.n, float64(r.sumD)/float64(r.n), r.minD, r.maxD, float64(r.actions)/float64(r.n), r.proven)
 	}
 }

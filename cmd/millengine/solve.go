@@ -17,13 +17,16 @@ import (
 // position and of each of its actions, by a search whose leaves are the
 // endgame tables.
 func runSolve(e *env, args []string) int {
-	fs := e.subFlags("solve", `solve [--fen F | --moves "t1 t2 …"] [--dir D] [--tt-mb N] [--tt-file F] [--variant V]`,
+	fs := e.subFlags("solve", `solve [--fen F | --moves "t1 t2 …"] [--keep | --plies N] [--dir D] [--tt-mb N] [--tt-file F] [--variant V]`,
 		"Proves the value of a position of the placing phase (the start position by default) for the\n"+
 			"side to move, and of each legal action: a search of the remaining placements whose leaves\n"+
 			"are the endgame tables of the whole moving phase (egtb build --max-pieces 18; the sectors\n"+
 			"where placing can end must be there). Prints 'value: win|draw|loss', one line per action,\n"+
-			"then the time and nodes. Progress on stderr. With --tt-file the proof's table is written\n"+
-			"there every --save-every and read back by the next run, which then goes on where it was.")
+			"then the time and nodes. With --keep, instead of each action's value, the actions that keep\n"+
+			"the position's value (a cheaper, one-sided proof each); with --plies N, that for every\n"+
+			"position after fewer than N actions (once per class of symmetric positions), one line each,\n"+
+			"then a count by ply. Progress on stderr. With --tt-file the proof's table is written there\n"+
+			"every --save-every and read back by the next run, which then goes on where it was.")
 	variant := fs.StringP("variant", "v", e.g.variant, "rule preset: "+strings.Join(rules.PresetKeys(), ", "))
 	dir := fs.String("dir", e.g.egtbPath, "endgame table directory")
 	fen := fs.String("fen", "", "the position (default: the start position)")
@@ -32,6 +35,8 @@ func runSolve(e *env, args []string) int {
 	threads := fs.IntP("threads", "t", 2, "goroutines (the root's actions are shared out among them)")
 	ttFile := fs.String("tt-file", "", "keep the proof's table in this file between runs")
 	every := fs.Duration("save-every", 10*time.Minute, "how often the table is written to --tt-file")
+	keep := fs.Bool("keep", false, "print the actions that keep the value, not each action's value")
+	plies := fs.Int("plies", 0, "prove every position after fewer than N actions (implies --keep)")
 	if code, ok := e.parse(fs, args, false); !ok {
 		return code
 	}
@@ -39,6 +44,9 @@ func runSolve(e *env, args []string) int {
 		return e.usageError("solve", err.Error())
 	}
 	if err := checkRange("--threads", *threads, 1, 256); err != nil {
+		return e.usageError("solve", err.Error())
+	}
+	if err := checkRange("--plies", *plies, 0, 18); err != nil {
 		return e.usageError("solve", err.Error())
 	}
 	preset, ok := rules.PresetByName(*variant)
@@ -86,27 +94,114 @@ func runSolve(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "millengine solve: %v\n", err)
 		return 1
 	}
-	v, acts, err := s.Actions(e.ctx, &p)
+	if *plies > 0 {
+		return solveTree(e, s, &p, *plies, bar, *ttFile)
+	}
+	var (
+		v    solve.Value
+		acts []solve.ActionValue
+		kept []position.Move
+	)
+	if *keep {
+		v, kept, err = s.Keeping(e.ctx, &p)
+	} else {
+		v, acts, err = s.Actions(e.ctx, &p)
+	}
 	bar.clear()
 	st := s.Stats()
-	if errors.Is(err, solve.ErrStopped) {
-		fmt.Fprintf(e.stderr, "millengine solve: interrupted after %s", statsLine(st))
-		if *ttFile != "" {
-			fmt.Fprintf(e.stderr, "; the table is in %s: the same command goes on", *ttFile)
-		}
-		fmt.Fprintln(e.stderr)
-		return 130
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "millengine solve: %v\n", err)
-		return 1
+	if code, ok := solveFailed(e, err, st, *ttFile); !ok {
+		return code
 	}
 	fmt.Fprintf(e.stdout, "value: %s\n", v)
+	if *keep {
+		fmt.Fprintf(e.stdout, "keep: %d of %d: %s\n", len(kept), countLegal(&r, &p), joinMoves(kept))
+	}
 	for _, a := range acts {
 		fmt.Fprintf(e.stdout, "%s: %s\n", a.Move, a.Value)
 	}
 	fmt.Fprintf(e.stdout, "Time: %d ms\nNodes: %d\nTable leaves: %d\n", st.Elapsed.Milliseconds(), st.Nodes, st.Leaves)
 	return 0
+}
+
+// solveFailed prints why a proof did not finish, if it did not, and the
+// exit code: 130 for an interrupt (the table file, if any, keeps the work).
+func solveFailed(e *env, err error, st solve.Stats, ttFile string) (int, bool) {
+	if errors.Is(err, solve.ErrStopped) {
+		fmt.Fprintf(e.stderr, "millengine solve: interrupted after %s", statsLine(st))
+		if ttFile != "" {
+			fmt.Fprintf(e.stderr, "; the table is in %s: the same command goes on", ttFile)
+		}
+		fmt.Fprintln(e.stderr)
+		return 130, false
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "millengine solve: %v\n", err)
+		return 1, false
+	}
+	return 0, true
+}
+
+// solveTree proves every position after fewer than plies actions from p,
+// once per class of symmetric positions: one line each, "ply <n> <line>:
+// <value>, keep <k> of <m>: <actions>", then per ply the positions, their
+// values and how many actions keep them.
+func solveTree(e *env, s *solve.Solver, p *position.Position, plies int, bar *progressBar, ttFile string) int {
+	type count struct{ positions, win, draw, loss, keep, legal int }
+	byPly := make([]count, plies)
+	start := time.Now()
+	var nodes uint64
+	code, ok := 0, true
+	solve.Tree(s.Rules(), p, plies, func(line []position.Move, q *position.Position) bool {
+		v, kept, err := s.Keeping(e.ctx, q)
+		bar.clear()
+		st := s.Stats()
+		nodes += st.Nodes
+		if code, ok = solveFailed(e, err, st, ttFile); !ok {
+			return false
+		}
+		n := countLegal(s.Rules(), q)
+		name := joinMoves(line)
+		if name == "" {
+			name = "(root)"
+		}
+		fmt.Fprintf(e.stdout, "ply %d %s: %s, keep %d of %d: %s (%d ms)\n", len(line), name, v, len(kept), n, joinMoves(kept), st.Elapsed.Milliseconds())
+		c := &byPly[len(line)]
+		c.positions++
+		c.keep += len(kept)
+		c.legal += n
+		switch v {
+		case solve.Win:
+			c.win++
+		case solve.Draw:
+			c.draw++
+		default:
+			c.loss++
+		}
+		return true
+	})
+	if !ok {
+		return code
+	}
+	for i, c := range byPly {
+		fmt.Fprintf(e.stdout, "ply %d: %d positions (win %d, draw %d, loss %d), %d of %d actions keep the value\n",
+			i, c.positions, c.win, c.draw, c.loss, c.keep, c.legal)
+	}
+	fmt.Fprintf(e.stdout, "Time: %d ms\nNodes: %d\n", time.Since(start).Milliseconds(), nodes)
+	return 0
+}
+
+func countLegal(r *rules.Rules, p *position.Position) int {
+	var ml movegen.MoveList
+	movegen.Generate(r, p, &ml)
+	return ml.N
+}
+
+func joinMoves(ms []position.Move) string {
+	toks := make([]string, len(ms))
+	for i, m := range ms {
+		toks[i] = m.String()
+	}
+	return strings.Join(toks, " ")
 }
 
 // statsLine is a proof's counters in one line.
