@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
+	"github.com/millengine/millengine/internal/solve"
 )
 
 // Searcher is what searches: *search.Engine, or a test's fake. Only Stop
@@ -222,12 +224,19 @@ func (e *Engine) BookEntry(g *position.Game) (book.Entry, bool) {
 	return e.book.Probe(&g.Rules, &g.Pos)
 }
 
-// BookLine formats an entry's actions: "depth 12 moves d6 61 d5 48".
+// BookLine formats an entry's actions: "depth 12 moves d6 61 d5 48", and
+// its proof where it has one: "… proven draw keep d6 d5 …".
 func BookLine(en book.Entry) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "depth %d moves", en.Depth)
 	for _, a := range en.Actions {
 		fmt.Fprintf(&b, " %s %d", a.Move, a.Score)
+	}
+	if en.Proof != nil {
+		fmt.Fprintf(&b, " proven %s keep", en.Proof.Value)
+		for _, m := range en.Proof.Keep {
+			fmt.Fprintf(&b, " %s", m)
+		}
 	}
 	return b.String()
 }
@@ -241,9 +250,11 @@ func PlaysFromBook(lim *search.Limits, multiPV int) bool {
 
 // BookAnswer is a go answered by the book.
 type BookAnswer struct {
-	Move  position.Move
-	Score int // centipawns, from the side to move's view, or a mate score
-	Depth int // the depth of the book's analysis
+	Move   position.Move
+	Score  int // centipawns, from the side to move's view, or a mate score; a proven draw 0
+	Depth  int // the depth of the book's analysis
+	Proven bool
+	Value  solve.Value // the position's proven value, when Proven (Move keeps it)
 }
 
 // Notes are what the engine says of a root before it answers a go: what
@@ -256,6 +267,11 @@ type Notes []string
 // actions, "book depth <D> moves <token> <score> …"; once, what the tables
 // hold or why they or the book are not used), and the book's answer when the
 // go plays a move and the book holds the position.
+//
+// Where the book holds a proven value, a go that plays a move keeps it: the
+// answer is a book action among those that keep the value and, when the
+// book's actions all give it up, the search is limited (lim.SearchMoves)
+// to the actions that keep it.
 func (e *Engine) AtGo(g *position.Game, lim *search.Limits, multiPV int) (Notes, BookAnswer, bool) {
 	notes := e.tablesNotes(g, nil)
 	if e.bookNote != "" {
@@ -270,11 +286,41 @@ func (e *Engine) AtGo(g *position.Game, lim *search.Limits, multiPV int) (Notes,
 	if !PlaysFromBook(lim, multiPV) {
 		return notes, BookAnswer{}, false
 	}
-	a, ok := book.Pick(en, e.bookVariety, lim.SearchMoves, e.bookRng)
+	allowed := lim.SearchMoves
+	if en.Proof != nil {
+		if kept := keptAmong(en.Proof, lim.SearchMoves); len(kept) > 0 {
+			allowed = kept
+		}
+	}
+	a, ok := book.Pick(en, e.bookVariety, allowed, e.bookRng)
 	if !ok {
+		if en.Proof != nil && len(allowed) > 0 {
+			lim.SearchMoves = allowed
+			notes = append(notes, fmt.Sprintf("book: no book action keeps the proven %s; the search chooses among the %d that do", en.Proof.Value, len(allowed)))
+		}
 		return notes, BookAnswer{}, false
 	}
-	return notes, BookAnswer{Move: a.Move, Score: a.Score, Depth: en.Depth}, true
+	ba := BookAnswer{Move: a.Move, Score: a.Score, Depth: en.Depth}
+	if en.Proof != nil && en.Proof.Keeps(a.Move) {
+		ba.Proven, ba.Value, ba.Score = true, en.Proof.Value, search.ProvenScore(en.Proof.Value, a.Score)
+	}
+	return notes, ba, true
+}
+
+// keptAmong returns the actions of pr that keep its value, limited to
+// among when that is not empty (a go's searchmoves), or nil when none of
+// among keeps it.
+func keptAmong(pr *book.Proof, among []position.Move) []position.Move {
+	if len(among) == 0 {
+		return slices.Clone(pr.Keep)
+	}
+	var out []position.Move
+	for _, m := range among {
+		if pr.Keeps(m) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // tablesNotes appends what the tables say of g's root.

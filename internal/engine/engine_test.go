@@ -22,6 +22,7 @@ type fakeSearcher struct {
 	move     string
 	searches int
 	tables   *egtb.Tables
+	last     search.Limits // of the last search
 }
 
 func (f *fakeSearcher) SetOptions(search.Options) {}
@@ -32,8 +33,9 @@ func (f *fakeSearcher) NewGame()                  {}
 func (f *fakeSearcher) Prepare(bool)              {}
 func (f *fakeSearcher) Stop()                     {}
 func (f *fakeSearcher) PonderHit()                {}
-func (f *fakeSearcher) Search(g *position.Game, _ search.Limits, _ func(search.Info)) search.Result {
+func (f *fakeSearcher) Search(g *position.Game, lim search.Limits, _ func(search.Info)) search.Result {
 	f.searches++
+	f.last = lim
 	m, _ := position.ParseMove(f.move)
 	return search.Result{BestMove: m}
 }
@@ -75,6 +77,61 @@ func TestBookAtGo(t *testing.T) {
 	}
 	if a := e.Play(g, search.Limits{MoveTime: 1}, 2, nil); a.FromBook {
 		t.Fatal("MultiPV 2 was answered by the book")
+	}
+}
+
+// A proven value in the book is kept: the answer is a book action that
+// keeps it (scored 0 for a proven draw, even where a better-scored book
+// action gives it up); where no book action keeps it the search chooses
+// among those that do; a go's searchmoves outside the kept actions are
+// obeyed.
+func TestBookKeepsProvenValue(t *testing.T) {
+	r := rules.Default()
+	g := testkit.Game(t, r, "")
+	mv := func(toks ...string) []position.Move {
+		var out []position.Move
+		for _, tok := range toks {
+			m, err := position.ParseMove(tok)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, m)
+		}
+		return out
+	}
+	acts := []book.Action{{Move: mv("d6")[0], Score: 46}, {Move: mv("d2")[0], Score: 11}}
+	newBook := func(keep ...string) (*Engine, *fakeSearcher) {
+		b := book.New(r, "nine-mens-morris")
+		if err := b.Put(&g.Pos, book.Entry{Depth: 14, Actions: acts, Proof: &book.Proof{Value: 0, Keep: mv(keep...)}}); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "proven.book")
+		if err := b.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		return newEngine(t, path)
+	}
+	e, _ := newBook("a7", "d2")
+	for range 5 {
+		a := e.Play(g, search.Limits{MoveTime: 1}, 1, nil)
+		if !a.FromBook || a.Move.String() != "d2" || !a.Book.Proven || a.Book.Score != 0 {
+			t.Fatalf("got %+v, want the book's d2, proven, score 0", a)
+		}
+	}
+	wantNote := "book depth 14 moves d6 46 d2 11 proven draw keep a7 d2"
+	if a := e.Play(g, search.Limits{MoveTime: 1}, 1, nil); !slices.Equal(a.Notes, Notes{wantNote}) {
+		t.Fatalf("notes %q, want %q", a.Notes, wantNote)
+	}
+	if a := e.Play(g, search.Limits{MoveTime: 1, SearchMoves: mv("d6")}, 1, nil); !a.FromBook || a.Move.String() != "d6" || a.Book.Proven {
+		t.Fatalf("searchmoves d6: %+v, want the book's d6, not proven", a)
+	}
+	e, f := newBook("a7", "a4")
+	a := e.Play(g, search.Limits{MoveTime: 1}, 1, nil)
+	if a.FromBook || f.searches != 1 || !slices.Equal(f.last.SearchMoves, mv("a7", "a4")) {
+		t.Fatalf("got %+v, searched %d times with searchmoves %v, want a search among a7 a4", a, f.searches, f.last.SearchMoves)
+	}
+	if want := "book: no book action keeps the proven draw; the search chooses among the 2 that do"; a.Notes[len(a.Notes)-1] != want {
+		t.Fatalf("notes %q, want the last %q", a.Notes, want)
 	}
 }
 

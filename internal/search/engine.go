@@ -470,7 +470,7 @@ func (e *Engine) result(s *searchRun, main *worker) Result {
 	res.TBHits = s.tbHits()
 	res.MateIn = mateIn(main, res.Score, res.PV)
 	if s.proof != nil {
-		res.Score = provenScore(s.proof, res.Score)
+		res.Score = ProvenScore(s.proof.value, res.Score)
 		res.MateIn = mateIn(main, res.Score, res.PV)
 		res.Outcome, res.Source = s.proof.outcome, FromProof
 	}

@@ -96,7 +96,7 @@ func (s *searchRun) iterationDone(w *worker, d int) {
 		sc := w.rootMoves[i].score
 		outcome := OutcomeUnknown
 		if s.proof != nil && i == 0 {
-			sc, outcome = provenScore(s.proof, sc), s.proof.outcome
+			sc, outcome = ProvenScore(s.proof.value, sc), s.proof.outcome
 		}
 		mate := mateIn(w, sc, pv)
 		s.report(Info{Depth: d, SelDepth: max(w.selDepth, d), MultiPV: i + 1, Score: sc, Nodes: n,

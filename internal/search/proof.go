@@ -101,11 +101,12 @@ func containsMove(ms []position.Move, m position.Move) bool {
 	return false
 }
 
-// provenScore is the score a search reports at a proven root: 0 for a draw,
-// the search's own score when it already says the proven result, else a
-// table win or loss (the proof knows the result, not its distance).
-func provenScore(pr *proofResult, score int) int {
-	switch pr.value {
+// ProvenScore is the score reported for a root of proven value v (a proof,
+// or the book's proven value) whose search or book scored it score: 0 for a
+// draw, score itself when it already says the proven result, else a table
+// win or loss (the proof knows the result, not its distance).
+func ProvenScore(v solve.Value, score int) int {
+	switch v {
 	case solve.Draw:
 		return ValueDraw
 	case solve.Win:

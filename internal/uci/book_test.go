@@ -154,3 +154,33 @@ func TestIsreadyWaitsForTheBuiltinBook(t *testing.T) {
 		t.Fatalf("after isready the session's book is %p, want the shipped book %p", b, want)
 	}
 }
+
+// A book position with a proven value is answered only with an action that
+// keeps it, scored as the proven draw; where no book action keeps it, the
+// search chooses among those that do (its bestmove is one of them).
+func TestBookKeepsAProvenDraw(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "proven.book")
+	text := "# millengine opening book\n# rules: nine-mens-morris\n# diff: (none)\n" +
+		"********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1\tdepth 12\td6 50 d5 42\tproven draw keep d5 a7\n" +
+		"********/O*******/******** b p p 1 8 0 9 0 0 0 0 0 0 0 0 1\tdepth 11\td2 20\tproven draw keep g7\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := startHarness(t, bookConfig(path))
+	h.send("setoption name BookVariety value 100", "position startpos", "go movetime 5000")
+	expectLines(t, h,
+		"info string book depth 12 moves d6 50 d5 42 proven draw keep d5 a7",
+		"info depth 12 score cp 0 nodes 0 nps 0 time 0 pv d5",
+		"info string book move d5, keeps the proven draw",
+		"bestmove d5")
+	h.send("position startpos moves d6", "go depth 2")
+	lines := h.until("bestmove")
+	if lines[0] != "info string book depth 11 moves d2 20 proven draw keep g7" || strings.Contains(strings.Join(lines, "\n"), "no book action keeps") {
+		t.Fatalf("analysis at a proven position: %q, want the book's line and a free search", lines)
+	}
+	h.send("go movetime 200")
+	lines = h.until("bestmove")
+	if lines[1] != "info string book: no book action keeps the proven draw; the search chooses among the 1 that do" || lines[len(lines)-1] != "bestmove g7" {
+		t.Fatalf("%q, want the search limited to g7", lines)
+	}
+}

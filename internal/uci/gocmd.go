@@ -140,7 +140,7 @@ func (s *session) cmdGo(args []string) error {
 		s.printf("bestmove none")
 		return nil
 	}
-	if s.notesAtGo(g, req) {
+	if s.notesAtGo(g, &req) {
 		return nil
 	}
 	s.startSearch(req, legal)
