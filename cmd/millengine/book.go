@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime"
@@ -173,6 +174,10 @@ func bookProve(e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "%d/%d %s: %s, %d actions keep it\n", n, total, fen, pr.Value, len(pr.Keep))
 	})
 	bar.clear()
+	if serr := s.Save(); serr != nil {
+		fmt.Fprintf(e.stderr, "book prove: saving the table: %v\n", serr)
+		err = cmp.Or(err, serr)
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		if e.ctx.Err() != nil {

@@ -95,7 +95,8 @@ func runSolve(e *env, args []string) int {
 		return 1
 	}
 	if *plies > 0 {
-		return solveTree(e, s, &p, *plies, bar, *ttFile)
+		code := solveTree(e, s, &p, *plies, bar, *ttFile)
+		return saveTable(e, s, code)
 	}
 	var (
 		v    solve.Value
@@ -110,6 +111,9 @@ func runSolve(e *env, args []string) int {
 	bar.clear()
 	st := s.Stats()
 	if code, ok := solveFailed(e, err, st, *ttFile); !ok {
+		return saveTable(e, s, code)
+	}
+	if code := saveTable(e, s, 0); code != 0 {
 		return code
 	}
 	fmt.Fprintf(e.stdout, "value: %s\n", v)
@@ -121,6 +125,16 @@ func runSolve(e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "Time: %d ms\nNodes: %d\nTable leaves: %d\n", st.Elapsed.Milliseconds(), st.Nodes, st.Leaves)
 	return 0
+}
+
+// saveTable writes the proofs' table to its file, if one was given, and
+// returns code, or 1 when the table cannot be written.
+func saveTable(e *env, s *solve.Solver, code int) int {
+	if err := s.Save(); err != nil {
+		fmt.Fprintf(e.stderr, "millengine solve: saving the table: %v\n", err)
+		return max(code, 1)
+	}
+	return code
 }
 
 // solveFailed prints why a proof did not finish, if it did not, and the

@@ -31,6 +31,21 @@ func TestSolveCommand(t *testing.T) {
 	if code != 0 || !regexp.MustCompile(want).MatchString(stdout) {
 		t.Fatalf("--keep: exit %d, stdout\n%s\ndoes not match %q (stderr %s)", code, stdout, want, stderr)
 	}
+	// With --tt-file the table is written at the end and read back by the
+	// next run, which answers from it.
+	file := filepath.Join(t.TempDir(), "solve.tt")
+	var nodes []string
+	for range 2 {
+		code, stdout, stderr = runCmd(t, "", "solve", "--dir", dir, "--tt-mb", "4", "--fen", fen, "--keep", "--tt-file", file)
+		m := regexp.MustCompile(`\nNodes: (\d+)\n`).FindStringSubmatch(stdout)
+		if code != 0 || m == nil {
+			t.Fatalf("--tt-file: exit %d, %q %q", code, stdout, stderr)
+		}
+		nodes = append(nodes, m[1])
+	}
+	if nodes[0] == nodes[1] || nodes[1] != "22" {
+		t.Errorf("--tt-file: nodes %v, want the second run to answer the root and its 21 actions from the table", nodes)
+	}
 	// --plies 2: the root and one line per class of Black's positions after
 	// it, each a draw (every action of the root draws), then the counts.
 	code, stdout, stderr = runCmd(t, "", "solve", "--dir", dir, "--tt-mb", "4", "--fen", fen, "--plies", "2")

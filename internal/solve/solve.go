@@ -155,6 +155,7 @@ func New(r rules.Rules, t *egtb.Tables, o Options) (*Solver, error) {
 		}
 		s.save = func() error { return s.tt.store(o.File, tag) }
 	}
+	s.lastSave = time.Now()
 	return s, nil
 }
 
@@ -309,15 +310,20 @@ func (s *Solver) begin(ctx context.Context) {
 	s.leaves.Store(0)
 	s.hits.Store(0)
 	s.start = time.Now()
-	s.lastProg, s.lastSave = s.start, s.start
+	s.lastProg = s.start
 }
 
-// end finishes a proof: the table is saved, and an interrupt is an error.
+// end finishes a proof: the table is saved if the last save is older than
+// Options.SaveEach (a run of many short proofs does not write a table of
+// gigabytes after each), and an interrupt is an error.
 func (s *Solver) end() error {
 	var err error
-	if s.save != nil {
+	s.mu.Lock()
+	if s.save != nil && time.Since(s.lastSave) >= s.saveEv {
+		s.lastSave = time.Now()
 		err = s.save()
 	}
+	s.mu.Unlock()
 	s.mu.Lock()
 	failed := s.failed
 	s.mu.Unlock()
@@ -328,6 +334,19 @@ func (s *Solver) end() error {
 		return ErrStopped
 	}
 	return err
+}
+
+// Save writes the table to Options.File (nothing without one), so that
+// the next run with that file goes on from everything proven so far; a run
+// calls it when it ends, finished or interrupted.
+func (s *Solver) Save() error {
+	if s.save == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastSave = time.Now()
+	return s.save()
 }
 
 // fail stops the proof for a reason other than an interrupt; end returns

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -134,8 +135,9 @@ func TestSolveMatchesMinimax(t *testing.T) {
 	}
 }
 
-// The table survives a restart: a proof written to a file is read back by a
-// new solver, which then answers from it; another rule set's file is refused.
+// The table survives a restart: a short proof does not write its file before
+// SaveEach, Save does, and a new solver reads it back and answers from it;
+// a table of another size is refused.
 func TestSolveTableFile(t *testing.T) {
 	r := rules.Default()
 	tb, err := egtb.Open(egtbtest.Small(t, 7), &r)
@@ -151,6 +153,12 @@ func TestSolveTableFile(t *testing.T) {
 	p := randomPlacing(t, &r, rand.New(rand.NewPCG(3, 4)), 1, 2, 2, 2)
 	v, err := s.Value(context.Background(), &p)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(file); err == nil {
+		t.Fatal("a short proof wrote its table before SaveEach")
+	}
+	if err := s.Save(); err != nil {
 		t.Fatal(err)
 	}
 	first := s.Stats()
