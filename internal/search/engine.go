@@ -233,22 +233,25 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	}
 	var tables *egtb.Tables
 	plainDraws := false
+	var tableDraw *proofResult
 	if e.tables.Covers(&g.Rules) {
 		tables = e.tables
 		if acts := tableRoot(tables, g, moves); len(acts) > 0 {
-			if !e.Options().PlainTableDraws || acts[0].Class != egtb.DrawPlays {
+			if e.Options().TableWinningChances || acts[0].Class != egtb.DrawPlays {
 				return e.tableAnswer(g, lim, report, tables, acts)
 			}
-			// Every drawing move, chosen by the search without the tables.
+			// A drawn root: the search chooses among the drawing moves,
+			// without the tables below, and reports the draw they prove.
 			moves, plainDraws = moves[:0:0], true
 			for _, a := range acts {
 				if a.Class == egtb.DrawPlays {
 					moves = append(moves, a.Move)
 				}
 			}
+			tableDraw = &proofResult{value: solve.Draw, kept: moves, outcome: OutcomeDraw, source: FromTables}
 		}
 	}
-	var proof *proofResult
+	proof := tableDraw
 	if tables != nil && !plainDraws {
 		if pr := e.proveRoot(g, lim, moves); pr != nil {
 			proof, moves = pr, pr.kept
@@ -472,7 +475,7 @@ func (e *Engine) result(s *searchRun, main *worker) Result {
 	if s.proof != nil {
 		res.Score = ProvenScore(s.proof.value, res.Score)
 		res.MateIn = mateIn(main, res.Score, res.PV)
-		res.Outcome, res.Source = s.proof.outcome, FromProof
+		res.Outcome, res.Source = s.proof.outcome, s.proof.source
 	}
 	if len(res.PV) > 1 && res.PV[0] == res.BestMove {
 		res.PonderMove = res.PV[1]

@@ -25,12 +25,15 @@ const ProofPlacements = 6
 // from one move to the next (the proofs of a game's moves share subtrees).
 const proofTableMB = 64
 
-// proofResult is what a finished proof of the root decided.
+// proofResult is a root's proven value and the actions that keep it, which
+// the search chooses among: what a finished proof of the root decided, or
+// the tables at a drawn root (source FromTables).
 type proofResult struct {
 	value   solve.Value
 	kept    []position.Move // the actions that keep the value (among the searchable ones)
 	note    string          // for an info string
 	outcome Outcome
+	source  Source
 }
 
 // proveRoot proves the root when it is a placing position close enough to
@@ -76,7 +79,7 @@ func (e *Engine) proveRoot(g *position.Game, lim Limits, moves []position.Move) 
 		return nil
 	}
 	st := e.prover.Stats()
-	out := &proofResult{value: v, kept: kept, outcome: map[solve.Value]Outcome{solve.Win: OutcomeWin, solve.Draw: OutcomeDraw, solve.Loss: OutcomeLoss}[v]}
+	out := &proofResult{value: v, kept: kept, source: FromProof, outcome: map[solve.Value]Outcome{solve.Win: OutcomeWin, solve.Draw: OutcomeDraw, solve.Loss: OutcomeLoss}[v]}
 	out.note = fmt.Sprintf("proof %s in %d placements (%d nodes, %d ms): keep it %s", v, left, st.Nodes,
 		time.Since(start).Milliseconds(), strings.Join(names, " "))
 	return out

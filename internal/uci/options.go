@@ -172,8 +172,8 @@ func (s *session) engineOptions() []*option {
 			setSearch(func(o *search.Options) { o.AnalyseMode = v })
 		}),
 		check("UCI_ShowWDL", false, func(s *session, v bool) { s.showWDL = v }),
-		check("TableWinningChances", !d.PlainTableDraws, func(_ *session, v bool) {
-			setSearch(func(o *search.Options) { o.PlainTableDraws = !v })
+		check("TableWinningChances", d.TableWinningChances, func(_ *session, v bool) {
+			setSearch(func(o *search.Options) { o.TableWinningChances = v })
 		}),
 		{name: "EGTBPath", kind: kindString, def: s.cfg.EGTBPath,
 			set: func(s *session, value string) error { return s.setTablesDir(value) }},

@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -303,4 +304,79 @@ func TestProofAtTheRoot(t *testing.T) {
 	}
 	h.send("isready")
 	h.until("readyok")
+}
+
+// At a drawn table root the search chooses among the drawing moves with the
+// move's time (TableWinningChances off, the default) and reports the draw
+// the tables prove: every scored line says cp 0 and the move is a drawing
+// one, from the tables. With TableWinningChances on the tables' own choice
+// (the fewest drawing replies, first in the egtb line) is played.
+func TestTableDrawChosenBySearch(t *testing.T) {
+	dir := smallTables(t)
+	r := rules.Default()
+	tb, err := egtb.Open(dir, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	fen := ""
+	rng := rand.New(rand.NewPCG(31, 32))
+	for tries := 0; tries < 20000 && fen == ""; tries++ {
+		perm := rng.Perm(24)
+		var w, b uint32
+		for _, s := range perm[:3] {
+			w |= 1 << s
+		}
+		for _, s := range perm[3:7] {
+			b |= 1 << s
+		}
+		f := boardFEN(w, b) + " w m s 3 0 4 0 0 0 0 0 0 0 0 0 1"
+		p, err := position.ParseFEN(&r, f)
+		if err != nil || p.IsOver() {
+			continue
+		}
+		if v, ok := tb.Probe(&r, &p); !ok || !v.IsDraw() {
+			continue
+		}
+		acts, ok := tb.RankRoot(position.NewGame(r, p))
+		if ok && acts[len(acts)-1].Class != egtb.DrawPlays && acts[1].Class == egtb.DrawPlays {
+			fen = f // two drawing moves at least, and a losing one
+		}
+	}
+	if fen == "" {
+		t.Fatal("no drawn 3v4 position with a choice")
+	}
+	p := testkit.Position(t, &r, fen)
+	h := startHarness(t, testConfig())
+	h.send("setoption name EGTBPath value "+dir, "position fen "+fen, "go movetime 300")
+	lines := h.until("bestmove")
+	best := bestMoveOf(t, lines[len(lines)-1])
+	m, err := movegen.ParseLegal(&r, &p, best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := tb.ActionValue(&r, &p, m); !v.IsDraw() {
+		t.Fatalf("%s: the search chose %s (%s): %q", fen, best, v, lines)
+	}
+	scored := 0
+	for _, l := range lines {
+		if strings.Contains(l, " score ") {
+			scored++
+			if !strings.Contains(l, " score cp 0 ") {
+				t.Fatalf("%s: %q does not report the draw", fen, l)
+			}
+		}
+	}
+	searched := slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info depth 3 ") })
+	if scored == 0 || !searched || lines[len(lines)-2] != "info string tables move "+best {
+		t.Fatalf("%s: %d scored lines, searched %t, %q", fen, scored, searched, lines)
+	}
+	h.send("setoption name TableWinningChances value true", "go movetime 300")
+	lines = h.until("bestmove")
+	egtbLine := lines[0]
+	first := strings.Fields(strings.TrimPrefix(egtbLine, "info string egtb draw moves "))[0]
+	searched = slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info depth 3 ") })
+	if !strings.HasPrefix(egtbLine, "info string egtb draw moves ") || lines[len(lines)-1] != "bestmove "+first || searched {
+		t.Fatalf("TableWinningChances: %q, want the egtb line's first move at once", lines)
+	}
 }
