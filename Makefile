@@ -138,6 +138,18 @@ book: build
 	nice -n 10 $(BIN)/millengine book build --plies 6 --depth 12 --out $(BOOK_OUT)
 	nice -n 10 $(BIN)/millengine book build --plies 8 --depth 10 --out $(BOOK_OUT)
 
+# The book's first plies (positions after fewer than BOOK_PROVE_PLIES actions)
+# with their values proven down to the tables of the whole moving phase and
+# the actions that keep them (book prove), which the engine then never gives
+# up. It needs those tables (egtb build --max-pieces 18) in EGTB_DIR and
+# writes into $(BOOK_OUT) after each position; the proofs' table is kept in
+# $(BOOK_PROVE_TT), so a run stopped goes on with the same command.
+BOOK_PROVE_PLIES ?= 4
+BOOK_PROVE_TT ?= $(BIN)/book-prove.tt
+.PHONY: book-prove
+book-prove: build
+	nice -n 5 $(BIN)/millengine book prove --plies $(BOOK_PROVE_PLIES) --tt-mb 6144 --tt-file $(BOOK_PROVE_TT) $(if $(EGTB_DIR),--dir $(EGTB_DIR)) $(BOOK_OUT)
+
 # The browser board (millengine serve) and its tests' browser and Node. make
 # test runs the browser tests with MILLWEB_REQUIRE_BROWSER=1 and the page's
 # module tests (node --test, from go test) with MILLWEB_REQUIRE_NODE=1:

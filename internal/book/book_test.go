@@ -3,6 +3,7 @@ package book
 import (
 	"bytes"
 	"context"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -372,6 +373,28 @@ func TestBuiltinBook(t *testing.T) {
 	b.Each(func(_ string, _ int, e Entry) { depths[e.Depth]++ })
 	if depths[14] != 162 || depths[12] != 4818 || depths[10] != 84834 || len(depths) != 3 {
 		t.Fatalf("depths %v", depths)
+	}
+	// The proven first plies (book prove --plies 3 with the whole moving
+	// phase): every position a draw, every book action among those keeping
+	// it, and the counts of keeping actions as proven.
+	keeps := map[int][]int{}
+	b.Each(func(fen string, ply int, e Entry) {
+		if e.Proof == nil {
+			return
+		}
+		if e.Proof.Value != solve.Draw {
+			t.Errorf("%s: proven %s", fen, e.Proof.Value)
+		}
+		for _, a := range e.Actions {
+			if !e.Proof.Keeps(a.Move) {
+				t.Errorf("%s: the book's %s gives up the draw", fen, a.Move)
+			}
+		}
+		keeps[ply] = append(keeps[ply], len(e.Proof.Keep))
+	})
+	want := map[int][]int{0: {24}, 1: {23, 23, 23, 23}, 2: {20, 22, 20, 22, 22, 22, 22, 22, 21}}
+	if !maps.EqualFunc(keeps, want, slices.Equal) {
+		t.Fatalf("keeping actions by ply %v, want %v", keeps, want)
 	}
 }
 
