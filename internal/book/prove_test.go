@@ -7,45 +7,20 @@ import (
 	"slices"
 	"testing"
 
-	bb "github.com/millengine/millengine/internal/bitboard"
-	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/solve"
+	"github.com/millengine/millengine/internal/testkit"
 )
-
-// nearEnd returns a placing position four placements from the end (White
-// one piece on the board and two in hand, Black two and two, White to move),
-// no mill on the board, drawn at random: its proof needs the tables up to 7
-// pieces only.
-func nearEnd(t *testing.T, r *rules.Rules, rng *rand.Rand) position.Position {
-	for {
-		perm := rng.Perm(bb.NumSquares)
-		w := bb.Bit(bb.Square(perm[0]))
-		b := bb.Bit(bb.Square(perm[1])) | bb.Bit(bb.Square(perm[2]))
-		if r.Topology().CountMills(b) > 0 {
-			continue
-		}
-		p, err := position.ParseFEN(r, string(position.AppendBoard(nil, w, b, 0))+" w p p 1 2 2 2 0 0 0 0 0 0 0 0 9")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-}
 
 // Prove gives each position below the ply limit the solver's value and
 // value-keeping actions, saves after each, and a second run over the saved
 // book proves nothing again; positions at or past the limit are left alone.
 func TestProve(t *testing.T) {
 	r := rules.Default()
-	tb, err := egtb.Open(egtbtest.Small(t, 7), &r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tb.Close()
+	tb := egtbtest.Open(t, 7)
 	s, err := solve.New(r, tb, solve.Options{TableMB: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +29,7 @@ func TestProve(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	var ps []position.Position
 	for len(ps) < 3 {
-		p := nearEnd(t, &r, rng)
+		p := testkit.RandomPlacing(t, &r, rng, 1, 2, 2, 2) // four placements from the end: leaves up to 7 pieces
 		if b.Has(&p) {
 			continue
 		}

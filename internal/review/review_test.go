@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
@@ -18,11 +17,7 @@ import (
 // best; the summary counts them.
 func TestAnalyseExactValues(t *testing.T) {
 	r := rules.Default()
-	tb, err := egtb.Open(egtbtest.Small(t, 7), &r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tb.Close()
+	tb := egtbtest.Open(t, 7)
 	start := testkit.Position(t, &r, "***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1")
 	g := position.NewGame(r, start)
 	m, err := movegen.ParseLegal(&g.Rules, &g.Pos, "a7-b2") // White throws away a win in one

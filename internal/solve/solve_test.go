@@ -14,6 +14,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // minimax is the plain game-tree value of p: no table, no ordering, no
@@ -56,48 +57,25 @@ func minimax(t *testing.T, r *rules.Rules, tb *egtb.Tables, p *position.Position
 	return best
 }
 
-// randomPlacing returns a placing position of Nine Men's Morris with white
-// and black pieces on the board and in hand as given, White to move, drawn at
-// random (no mill on the board).
-func randomPlacing(t *testing.T, r *rules.Rules, rng *rand.Rand, wOn, wHand, bOn, bHand int) position.Position {
-	for {
-		perm := rng.Perm(bb.NumSquares)
-		var w, b bb.Bitboard
-		for _, s := range perm[:wOn] {
-			w |= bb.Bit(bb.Square(s))
-		}
-		for _, s := range perm[wOn : wOn+bOn] {
-			b |= bb.Bit(bb.Square(s))
-		}
-		if r.Topology().CountMills(w)+r.Topology().CountMills(b) > 0 {
-			continue
-		}
-		fen := string(position.AppendBoard(nil, w, b, 0)) + " w p p " +
-			itoa(wOn) + " " + itoa(wHand) + " " + itoa(bOn) + " " + itoa(bHand) + " 0 0 0 0 0 0 0 0 9"
-		p, err := position.ParseFEN(r, fen)
-		if err != nil {
-			t.Fatalf("%s: %v", fen, err)
-		}
-		return p
+// smallSolver returns a solver of the standard rules with the tables up to
+// 7 pieces (placing positions four placements from the end), and the tables.
+func smallSolver(t *testing.T, o Options) (*Solver, *egtb.Tables) {
+	t.Helper()
+	r := rules.Default()
+	tb := egtbtest.Open(t, 7)
+	s, err := New(r, tb, o)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return s, tb
 }
-
-func itoa(n int) string { return string(rune('0' + n)) }
 
 // The proof agrees with plain minimax on every action of random positions
 // four placements from the end (leaves in 3v4 and 4v3, and the games that
 // end while placing), with the table carried from one proof to the next.
 func TestSolveMatchesMinimax(t *testing.T) {
 	r := rules.Default()
-	tb, err := egtb.Open(egtbtest.Small(t, 7), &r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tb.Close()
-	s, err := New(r, tb, Options{TableMB: 8, Threads: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, tb := smallSolver(t, Options{TableMB: 8, Threads: 2})
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 12
 	if testing.Short() || raceEnabled {
@@ -105,7 +83,7 @@ func TestSolveMatchesMinimax(t *testing.T) {
 	}
 	seen := map[Value]int{}
 	for i := 0; i < n; i++ {
-		p := randomPlacing(t, &r, rng, 1, 2, 2, 2)
+		p := testkit.RandomPlacing(t, &r, rng, 1, 2, 2, 2)
 		v, acts, err := s.Actions(context.Background(), &p)
 		if err != nil {
 			t.Fatal(err)
@@ -140,17 +118,13 @@ func TestSolveMatchesMinimax(t *testing.T) {
 // a table of another size is refused.
 func TestSolveTableFile(t *testing.T) {
 	r := rules.Default()
-	tb, err := egtb.Open(egtbtest.Small(t, 7), &r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tb.Close()
+	tb := egtbtest.Open(t, 7)
 	file := filepath.Join(t.TempDir(), "tt")
 	s, err := New(r, tb, Options{TableMB: 4, File: file})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := randomPlacing(t, &r, rand.New(rand.NewPCG(3, 4)), 1, 2, 2, 2)
+	p := testkit.RandomPlacing(t, &r, rand.New(rand.NewPCG(3, 4)), 1, 2, 2, 2)
 	v, err := s.Value(context.Background(), &p)
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +169,7 @@ func TestSolveRefusesMissingSectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	far := randomPlacing(t, &r, rng, 2, 2, 2, 2)
+	far := testkit.RandomPlacing(t, &r, rng, 2, 2, 2, 2)
 	want := "solve: a leaf may be in sector 4v4, which the tables in " + dir + " do not hold"
 	if _, err := s.Value(context.Background(), &far); err == nil || err.Error() != want {
 		t.Fatalf("Value: %v, want %q", err, want)
@@ -206,7 +180,7 @@ func TestSolveRefusesMissingSectors(t *testing.T) {
 	if st := s.Stats(); st.Nodes != 0 {
 		t.Fatalf("%d nodes searched for a refused position", st.Nodes)
 	}
-	near := randomPlacing(t, &r, rng, 1, 2, 2, 2)
+	near := testkit.RandomPlacing(t, &r, rng, 1, 2, 2, 2)
 	v, err := s.Value(context.Background(), &near)
 	if err != nil {
 		t.Fatal(err)
@@ -221,15 +195,7 @@ func TestSolveRefusesMissingSectors(t *testing.T) {
 // positions four placements from the end whose values differ.
 func TestKeepingMatchesMinimax(t *testing.T) {
 	r := rules.Default()
-	tb, err := egtb.Open(egtbtest.Small(t, 7), &r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tb.Close()
-	s, err := New(r, tb, Options{TableMB: 8, Threads: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, tb := smallSolver(t, Options{TableMB: 8, Threads: 2})
 	rng := rand.New(rand.NewPCG(7, 8))
 	n := 10
 	if testing.Short() || raceEnabled {
@@ -238,7 +204,7 @@ func TestKeepingMatchesMinimax(t *testing.T) {
 	values := map[Value]int{}
 	var kept, given int
 	for range n {
-		p := randomPlacing(t, &r, rng, 1, 2, 2, 2)
+		p := testkit.RandomPlacing(t, &r, rng, 1, 2, 2, 2)
 		v, keep, err := s.Keeping(context.Background(), &p)
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
@@ -59,6 +61,29 @@ func Game(tb testing.TB, r rules.Rules, fen string, moves ...string) *position.G
 	g := position.NewGame(r, Position(tb, &r, fen))
 	Play(tb, g, moves...)
 	return g
+}
+
+// RandomPlacing returns a placing position of rules r (the board's
+// topology; hands as given, not r's piece count) with White's and Black's
+// pieces on the board and in hand as given, White to move, no mill on the
+// board, drawn at random: late placing positions for the proof tests.
+func RandomPlacing(tb testing.TB, r *rules.Rules, rng *rand.Rand, wOn, wHand, bOn, bHand int) position.Position {
+	tb.Helper()
+	for {
+		perm := rng.Perm(bb.NumSquares)
+		var w, b bb.Bitboard
+		for _, s := range perm[:wOn] {
+			w |= bb.Bit(bb.Square(s))
+		}
+		for _, s := range perm[wOn : wOn+bOn] {
+			b |= bb.Bit(bb.Square(s))
+		}
+		if r.Topology().CountMills(w)+r.Topology().CountMills(b) > 0 {
+			continue
+		}
+		fen := fmt.Sprintf("%s w p p %d %d %d %d 0 0 0 0 0 0 0 0 9", position.AppendBoard(nil, w, b, 0), wOn, wHand, bOn, bHand)
+		return Position(tb, r, fen)
+	}
 }
 
 // Play plays move tokens on g; a token may hold several moves separated by

@@ -35,3 +35,16 @@ func Small(t testing.TB, maxPieces int) string {
 	tb.Close()
 	return dir
 }
+
+// Open returns the tables of Small(t, maxPieces) opened for the standard
+// rules, closed when the test ends.
+func Open(t testing.TB, maxPieces int) *egtb.Tables {
+	t.Helper()
+	r := rules.Default()
+	tb, err := egtb.Open(Small(t, maxPieces), &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tb.Close() })
+	return tb
+}
