@@ -287,16 +287,17 @@ func (e *Engine) AtGo(g *position.Game, lim *search.Limits, multiPV int) (Notes,
 		return notes, BookAnswer{}, false
 	}
 	allowed := lim.SearchMoves
+	var kept []position.Move
 	if en.Proof != nil {
-		if kept := keptAmong(en.Proof, lim.SearchMoves); len(kept) > 0 {
+		if kept = keptAmong(en.Proof, lim.SearchMoves); len(kept) > 0 {
 			allowed = kept
 		}
 	}
 	a, ok := book.Pick(en, e.bookVariety, allowed, e.bookRng)
 	if !ok {
-		if en.Proof != nil && len(allowed) > 0 {
-			lim.SearchMoves = allowed
-			notes = append(notes, fmt.Sprintf("book: no book action keeps the proven %s; the search chooses among the %d that do", en.Proof.Value, len(allowed)))
+		if len(kept) > 0 {
+			lim.SearchMoves = kept
+			notes = append(notes, fmt.Sprintf("book: no book action keeps the proven %s; the search chooses among the %d that do", en.Proof.Value, len(kept)))
 		}
 		return notes, BookAnswer{}, false
 	}

@@ -133,6 +133,12 @@ func TestBookKeepsProvenValue(t *testing.T) {
 	if want := "book: no book action keeps the proven draw; the search chooses among the 2 that do"; a.Notes[len(a.Notes)-1] != want {
 		t.Fatalf("notes %q, want the last %q", a.Notes, want)
 	}
+	// searchmoves that neither the book nor the proof holds: a plain search
+	// among them.
+	a = e.Play(g, search.Limits{MoveTime: 1, SearchMoves: mv("g7")}, 1, nil)
+	if a.FromBook || f.searches != 2 || !slices.Equal(f.last.SearchMoves, mv("g7")) || strings.Contains(strings.Join(a.Notes, "\n"), "keeps the proven") {
+		t.Fatalf("searchmoves g7: %+v, searched with %v", a, f.last.SearchMoves)
+	}
 }
 
 // Without a book every go is a search, and no note is said.
