@@ -1049,6 +1049,13 @@ func TestBrowserAnalysis(t *testing.T) {
 		b.text("book-depth") != "(depth 14)" || eval[bool](b, `document.getElementById('book').hidden`) {
 		t.Fatalf("book rows %q, depth %q", rows, b.text("book-depth"))
 	}
+	// A proven book position: its value beside the depth, a book action
+	// that gives it up marked as a loss.
+	b.js(`millApp.engineLine('info string book depth 14 moves d6 12 f4 9 proven draw keep d6 b4')`)
+	rows = eval[[][]string](b, `[...document.querySelectorAll('#book-moves tr')].map(tr => [...tr.cells].map(c => c.textContent + '/' + c.className))`)
+	if !slices.EqualFunc(rows, [][]string{{"d6/", "+0.12/"}, {"f4/", "+0.09/loss"}}, slices.Equal) || b.text("book-depth") != "(depth 14, proven draw)" {
+		t.Fatalf("proven book rows %q, depth %q", rows, b.text("book-depth"))
+	}
 	b.js(`millApp.engineLine('info string book depth 14 moves d6')`)
 	b.waitNotice("Could not read the engine's book line (bad score after d6)")
 	if !eval[bool](b, `document.getElementById('book').hidden`) {

@@ -264,6 +264,11 @@ describe('table and book lines', () => {
     assert.throws(() => parseBook('moves d6 1'), { message: '"depth" missing' });
     assert.throws(() => parseBook('depth x moves d6 1'), { message: '"depth" missing' });
     assert.throws(() => parseBook('depth 14 d6 1'), { message: '"moves" missing' });
+    assert.deepEqual(parseBook('depth 14 moves f4 -36 d2 -41 proven draw keep f4 d2 b4'),
+      { depth: 14, moves: [{ tok: 'f4', score: -36 }, { tok: 'd2', score: -41 }], proven: { value: 'draw', keep: ['f4', 'd2', 'b4'] } });
+    assert.throws(() => parseBook('depth 14 moves f4 -36 proven drawn keep f4'), { message: 'bad proven value drawn' });
+    assert.throws(() => parseBook('depth 14 moves f4 -36 proven draw keep'), { message: '"keep" and its actions missing' });
+    assert.throws(() => parseBook('depth 14 moves f4 -36 proven win f4'), { message: '"keep" and its actions missing' });
   });
 });
 

@@ -1444,8 +1444,10 @@ function renderAnalysis() {
   const bk = a.book;
   $('book').hidden = !bk;
   if (bk) {
-    $('book-depth').textContent = `(depth ${bk.depth})`;
-    fillMoveTable($('book-moves'), bk.moves.map((m) => [m.tok, cpText(m.score), '']));
+    const pv = bk.proven;
+    $('book-depth').textContent = pv ? `(depth ${bk.depth}, proven ${pv.value})` : `(depth ${bk.depth})`;
+    // A book action that gives up the proven value is marked as the loss of it.
+    fillMoveTable($('book-moves'), bk.moves.map((m) => [m.tok, cpText(m.score), pv && !pv.keep.includes(m.tok) ? 'loss' : '']));
   }
   $('preview-bar').hidden = !S.preview;
   $('board').dataset.analysis = a.on ? '1' : '0';

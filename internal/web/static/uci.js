@@ -212,9 +212,12 @@ export function parseEgtb(s) {
 
 /**
  * parseBook reads the text after "info string book ": "depth D moves TOKEN
- * SCORE …", what the engine's opening book holds for the position, scores
- * in centipawns from the side to move's view. It returns {depth, moves:
- * [{tok, score}]} and throws on a malformed line.
+ * SCORE … [proven VALUE keep TOKEN …]", what the engine's opening book holds
+ * for the position, scores in centipawns from the side to move's view, and
+ * where the book has it the position's proven value (win, draw or loss) and
+ * the actions that keep it. It returns {depth, moves: [{tok, score}]} with
+ * proven: {value, keep: [TOKEN …]} when the line has one, and throws on a
+ * malformed line.
  */
 export function parseBook(s) {
   const f = s.trim().split(/\s+/);
@@ -222,12 +225,17 @@ export function parseBook(s) {
   if (f[0] !== 'depth' || !Number.isInteger(depth)) throw new Error('"depth" missing');
   if (f[2] !== 'moves') throw new Error('"moves" missing');
   const moves = [];
-  for (let i = 3; i < f.length; i += 2) {
+  let i = 3;
+  for (; i < f.length && f[i] !== 'proven'; i += 2) {
     const score = Number(f[i + 1]);
     if (!Number.isInteger(score)) throw new Error(`bad score after ${f[i]}`);
     moves.push({ tok: f[i], score });
   }
-  return { depth, moves };
+  if (i >= f.length) return { depth, moves };
+  const value = f[i + 1];
+  if (!['win', 'draw', 'loss'].includes(value)) throw new Error(`bad proven value ${value}`);
+  if (f[i + 2] !== 'keep' || f.length <= i + 3) throw new Error('"keep" and its actions missing');
+  return { depth, moves, proven: { value, keep: f.slice(i + 3) } };
 }
 
 /**
