@@ -374,12 +374,33 @@ func TestBuiltinBook(t *testing.T) {
 	if depths[14] != 162 || depths[12] != 4818 || depths[10] != 84834 || len(depths) != 3 {
 		t.Fatalf("depths %v", depths)
 	}
-	// The proven first plies (book prove --plies 3 with the whole moving
-	// phase): every position a draw, every book action among those keeping
-	// it, and the counts of keeping actions as proven.
+	// The proven first plies (book prove with the whole moving phase):
+	// plies 0-2 complete, every position a draw and every book action among
+	// those keeping it, with the counts of keeping actions as proven; ply 3
+	// in part, where White's second placement may have lost (a win for the
+	// engine as Black), and where the book's best action gives a win up.
 	keeps := map[int][]int{}
+	type ply3 struct{ draws, wins, bestGivesUp, noneKeeps int }
+	var third ply3
 	b.Each(func(fen string, ply int, e Entry) {
 		if e.Proof == nil {
+			return
+		}
+		if len(e.Proof.Keep) == 0 {
+			t.Errorf("%s: proven %s, kept by no action", fen, e.Proof.Value)
+		}
+		if ply == 3 {
+			if e.Proof.Value == solve.Win {
+				third.wins++
+			} else if e.Proof.Value == solve.Draw {
+				third.draws++
+			}
+			if !e.Proof.Keeps(e.Actions[0].Move) {
+				third.bestGivesUp++
+			}
+			if !slices.ContainsFunc(e.Actions, func(a Action) bool { return e.Proof.Keeps(a.Move) }) {
+				third.noneKeeps++
+			}
 			return
 		}
 		if e.Proof.Value != solve.Draw {
@@ -395,6 +416,9 @@ func TestBuiltinBook(t *testing.T) {
 	want := map[int][]int{0: {24}, 1: {23, 23, 23, 23}, 2: {20, 22, 20, 22, 22, 22, 22, 22, 21}}
 	if !maps.EqualFunc(keeps, want, slices.Equal) {
 		t.Fatalf("keeping actions by ply %v, want %v", keeps, want)
+	}
+	if third != (ply3{draws: 47, wins: 8, bestGivesUp: 3, noneKeeps: 1}) {
+		t.Fatalf("ply 3: %+v", third)
 	}
 }
 
