@@ -379,10 +379,10 @@ func TestBuiltinBook(t *testing.T) {
 	// those keeping it, with the counts of keeping actions as proven; at ply
 	// 3 (the engine as Black after White's second placement) the wins White
 	// gave away, and the positions where the book's best action gives the
-	// value up.
+	// value up (and so on for the later plies proven).
 	keeps := map[int][]int{}
-	type ply3 struct{ draws, wins, bestGivesUp, noneKeeps int }
-	var third ply3
+	type later struct{ wins, draws, losses, bestGivesUp, noneKeeps int }
+	deeper := map[int]later{}
 	b.Each(func(fen string, ply int, e Entry) {
 		if e.Proof == nil {
 			return
@@ -390,18 +390,23 @@ func TestBuiltinBook(t *testing.T) {
 		if len(e.Proof.Keep) == 0 {
 			t.Errorf("%s: proven %s, kept by no action", fen, e.Proof.Value)
 		}
-		if ply == 3 {
-			if e.Proof.Value == solve.Win {
-				third.wins++
-			} else if e.Proof.Value == solve.Draw {
-				third.draws++
+		if ply >= 3 {
+			c := deeper[ply]
+			switch e.Proof.Value {
+			case solve.Win:
+				c.wins++
+			case solve.Draw:
+				c.draws++
+			default:
+				c.losses++
 			}
 			if !e.Proof.Keeps(e.Actions[0].Move) {
-				third.bestGivesUp++
+				c.bestGivesUp++
 			}
 			if !slices.ContainsFunc(e.Actions, func(a Action) bool { return e.Proof.Keeps(a.Move) }) {
-				third.noneKeeps++
+				c.noneKeeps++
 			}
+			deeper[ply] = c
 			return
 		}
 		if e.Proof.Value != solve.Draw {
@@ -418,8 +423,8 @@ func TestBuiltinBook(t *testing.T) {
 	if !maps.EqualFunc(keeps, want, slices.Equal) {
 		t.Fatalf("keeping actions by ply %v, want %v", keeps, want)
 	}
-	if third != (ply3{draws: 128, wins: 20, bestGivesUp: 5, noneKeeps: 1}) {
-		t.Fatalf("ply 3: %+v", third)
+	if wantDeeper := map[int]later{3: {wins: 20, draws: 128, bestGivesUp: 5, noneKeeps: 1}, 4: {wins: 77, draws: 149, bestGivesUp: 14, noneKeeps: 4}}; !maps.Equal(deeper, wantDeeper) {
+		t.Fatalf("plies 3 and later: %+v, want %+v", deeper, wantDeeper)
 	}
 }
 
