@@ -118,7 +118,7 @@ func runSolve(e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "value: %s\n", v)
 	if *keep {
-		fmt.Fprintf(e.stdout, "keep: %d of %d: %s\n", len(kept), countLegal(&r, &p), joinMoves(kept))
+		fmt.Fprintf(e.stdout, "keep: %d of %d: %s\n", len(kept), movegen.Count(&r, &p), position.JoinMoves(kept))
 	}
 	for _, a := range acts {
 		fmt.Fprintf(e.stdout, "%s: %s\n", a.Move, a.Value)
@@ -173,12 +173,12 @@ func solveTree(e *env, s *solve.Solver, p *position.Position, plies int, bar *pr
 		if code, ok = solveFailed(e, err, st, ttFile); !ok {
 			return false
 		}
-		n := countLegal(s.Rules(), q)
-		name := joinMoves(line)
+		n := movegen.Count(s.Rules(), q)
+		name := position.JoinMoves(line)
 		if name == "" {
 			name = "(root)"
 		}
-		fmt.Fprintf(e.stdout, "ply %d %s: %s, keep %d of %d: %s (%d ms)\n", len(line), name, v, len(kept), n, joinMoves(kept), st.Elapsed.Milliseconds())
+		fmt.Fprintf(e.stdout, "ply %d %s: %s, keep %d of %d: %s (%d ms)\n", len(line), name, v, len(kept), n, position.JoinMoves(kept), st.Elapsed.Milliseconds())
 		c := &byPly[len(line)]
 		c.positions++
 		c.keep += len(kept)
@@ -202,20 +202,6 @@ func solveTree(e *env, s *solve.Solver, p *position.Position, plies int, bar *pr
 	}
 	fmt.Fprintf(e.stdout, "Time: %d ms\nNodes: %d\n", time.Since(start).Milliseconds(), nodes)
 	return 0
-}
-
-func countLegal(r *rules.Rules, p *position.Position) int {
-	var ml movegen.MoveList
-	movegen.Generate(r, p, &ml)
-	return ml.N
-}
-
-func joinMoves(ms []position.Move) string {
-	toks := make([]string, len(ms))
-	for i, m := range ms {
-		toks[i] = m.String()
-	}
-	return strings.Join(toks, " ")
 }
 
 // statsLine is a proof's counters in one line.

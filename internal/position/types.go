@@ -11,6 +11,7 @@ package position
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/millengine/millengine/internal/bitboard"
 )
@@ -192,6 +193,18 @@ func (m Move) String() string {
 		return "x" + m.To().String()
 	}
 	return "none"
+}
+
+// JoinMoves returns the tokens of ms separated by spaces: "d6 f4 xb4".
+func JoinMoves(ms []Move) string {
+	var b strings.Builder
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(m.String())
+	}
+	return b.String()
 }
 
 // ParseMove reads a move token without looking at any position: "d6",

@@ -3,7 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/millengine/millengine/internal/position"
@@ -68,11 +68,9 @@ func (e *Engine) proveRoot(g *position.Game, lim Limits, moves []position.Move) 
 		return nil
 	}
 	var kept []position.Move
-	var names []string
 	for _, a := range acts {
-		if a.Value == v && containsMove(moves, a.Move) {
+		if a.Value == v && slices.Contains(moves, a.Move) {
 			kept = append(kept, a.Move)
-			names = append(names, a.Move.String())
 		}
 	}
 	if len(kept) == 0 {
@@ -81,7 +79,7 @@ func (e *Engine) proveRoot(g *position.Game, lim Limits, moves []position.Move) 
 	st := e.prover.Stats()
 	out := &proofResult{value: v, kept: kept, source: FromProof, outcome: map[solve.Value]Outcome{solve.Win: OutcomeWin, solve.Draw: OutcomeDraw, solve.Loss: OutcomeLoss}[v]}
 	out.note = fmt.Sprintf("proof %s in %d placements (%d nodes, %d ms): keep it %s", v, left, st.Nodes,
-		time.Since(start).Milliseconds(), strings.Join(names, " "))
+		time.Since(start).Milliseconds(), position.JoinMoves(kept))
 	return out
 }
 
@@ -93,15 +91,6 @@ func proofBudget(l *Limits, side position.Color, overhead time.Duration) time.Du
 	}
 	soft, _ := timeBudget(l, side, overhead)
 	return soft / 3
-}
-
-func containsMove(ms []position.Move, m position.Move) bool {
-	for _, x := range ms {
-		if x == m {
-			return true
-		}
-	}
-	return false
 }
 
 // ProvenScore is the score reported for a root of proven value v (a proof,

@@ -499,7 +499,7 @@ func (s *session) printInfo(r *run, in *search.Info) {
 	}
 	pv := legalPrefix(r.game, in.PV)
 	if len(pv) < len(in.PV) {
-		s.log.Error().Str("pv", joinMoves(in.PV)).Int("legal", len(pv)).Msg("search reported an illegal pv; cut")
+		s.log.Error().Str("pv", position.JoinMoves(in.PV)).Int("legal", len(pv)).Msg("search reported an illegal pv; cut")
 	}
 	if k == 1 && len(pv) > 0 {
 		r.lastPV = pv
@@ -514,7 +514,7 @@ func (s *session) printInfo(r *run, in *search.Info) {
 		mpv = fmt.Sprintf(" multipv %d", k)
 	}
 	s.printf("info depth %d%s seldepth %d score %s%s nodes %d nps %d hashfull %d%s time %d pv %s",
-		in.Depth, mpv, in.SelDepth, ScoreString(in), s.wdlString(in), in.Nodes, in.NPS, in.HashFull, tbHits(in), in.Time.Milliseconds(), joinMoves(pv))
+		in.Depth, mpv, in.SelDepth, ScoreString(in), s.wdlString(in), in.Nodes, in.NPS, in.HashFull, tbHits(in), in.Time.Milliseconds(), position.JoinMoves(pv))
 }
 
 // tbHits is the " tbhits N" of an info line, when the search probed the
@@ -537,15 +537,4 @@ func legalPrefix(g *position.Game, pv []position.Move) []position.Move {
 		p.Do(&g.Rules, m)
 	}
 	return pv
-}
-
-func joinMoves(moves []position.Move) string {
-	var b strings.Builder
-	for i, m := range moves {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(m.String())
-	}
-	return b.String()
 }
