@@ -232,8 +232,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 		return Result{}
 	}
 	var tables *egtb.Tables
-	plainDraws := false
-	var tableDraw *proofResult
+	var proof *proofResult
 	if e.tables.Covers(&g.Rules) {
 		tables = e.tables
 		if acts := tableRoot(tables, g, moves); len(acts) > 0 {
@@ -241,18 +240,19 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 				return e.tableAnswer(g, lim, report, tables, acts)
 			}
 			// A drawn root: the search chooses among the drawing moves,
-			// without the tables below, and reports the draw they prove.
-			moves, plainDraws = moves[:0:0], true
+			// without the tables below (to them every one is a draw), and
+			// reports the draw they prove.
+			moves = moves[:0:0]
 			for _, a := range acts {
 				if a.Class == egtb.DrawPlays {
 					moves = append(moves, a.Move)
 				}
 			}
-			tableDraw = &proofResult{value: solve.Draw, kept: moves, outcome: OutcomeDraw, source: FromTables}
+			tables = nil
+			proof = &proofResult{value: solve.Draw, kept: moves, outcome: OutcomeDraw, source: FromTables}
 		}
 	}
-	proof := tableDraw
-	if tables != nil && !plainDraws {
+	if tables != nil {
 		if pr := e.proveRoot(g, lim, moves); pr != nil {
 			proof, moves = pr, pr.kept
 			if report != nil {
@@ -261,9 +261,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 		}
 	}
 	s := e.newRun(g, lim, report, len(moves))
-	if !plainDraws {
-		s.tables = tables
-	}
+	s.tables = tables
 	s.proof = proof
 	e.startWorkers(s, g, e.orderRootMoves(s, g, moves))
 
