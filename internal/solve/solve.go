@@ -317,14 +317,8 @@ func (s *Solver) begin(ctx context.Context) {
 // Options.SaveEach (a run of many short proofs does not write a table of
 // gigabytes after each), and an interrupt is an error.
 func (s *Solver) end() error {
-	var err error
 	s.mu.Lock()
-	if s.save != nil && time.Since(s.lastSave) >= s.saveEv {
-		s.lastSave = time.Now()
-		err = s.save()
-	}
-	s.mu.Unlock()
-	s.mu.Lock()
+	_, err := s.saveLocked(time.Now(), false)
 	failed := s.failed
 	s.mu.Unlock()
 	if failed != nil {
@@ -340,13 +334,21 @@ func (s *Solver) end() error {
 // the next run with that file goes on from everything proven so far; a run
 // calls it when it ends, finished or interrupted.
 func (s *Solver) Save() error {
-	if s.save == nil {
-		return nil
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.lastSave = time.Now()
-	return s.save()
+	_, err := s.saveLocked(time.Now(), true)
+	return err
+}
+
+// saveLocked writes the table, if one is kept in a file, when force is set
+// or the last save is older than Options.SaveEach, and reports whether it
+// wrote; s.mu is held.
+func (s *Solver) saveLocked(now time.Time, force bool) (bool, error) {
+	if s.save == nil || !force && now.Sub(s.lastSave) < s.saveEv {
+		return false, nil
+	}
+	s.lastSave = now
+	return true, s.save()
 }
 
 // fail stops the proof for a reason other than an interrupt; end returns
@@ -429,15 +431,12 @@ func (w *worker) tick() {
 		s.lastProg = now
 		s.prog(s.Stats(), "")
 	}
-	if s.save != nil && now.Sub(s.lastSave) >= s.saveEv {
-		s.lastSave = now
+	if saved, err := s.saveLocked(now, false); saved && s.prog != nil {
 		msg := "table saved"
-		if err := s.save(); err != nil {
+		if err != nil {
 			msg = "saving the table: " + err.Error()
 		}
-		if s.prog != nil {
-			s.prog(s.Stats(), msg)
-		}
+		s.prog(s.Stats(), msg)
 	}
 	s.mu.Unlock()
 }
