@@ -74,6 +74,25 @@ type Proof struct {
 // Keeps reports whether m keeps the proven value.
 func (p *Proof) Keeps(m position.Move) bool { return slices.Contains(p.Keep, m) }
 
+// transformed returns a copy of p with its actions mapped by y, or nil for
+// nil.
+func (p *Proof) transformed(y bb.Symmetry) *Proof {
+	if p == nil {
+		return nil
+	}
+	out := &Proof{Value: p.Value, Keep: make([]position.Move, len(p.Keep))}
+	for i, m := range p.Keep {
+		out.Keep[i] = m.Transform(y)
+	}
+	return out
+}
+
+// String is the proof as a book line and the engine's book note write it:
+// "proven draw keep d6 f4 …".
+func (p *Proof) String() string {
+	return fmt.Sprintf("proven %s keep %s", p.Value, position.JoinMoves(p.Keep))
+}
+
 // Book maps canonical positions to entries, for one rule set.
 type Book struct {
 	Rules   rules.Rules // the rules the book was searched under
@@ -160,12 +179,7 @@ func (b *Book) Probe(r *rules.Rules, p *position.Position) (Entry, bool) {
 	for i, a := range e.Actions {
 		out.Actions[i] = Action{Move: a.Move.Transform(inv), Score: a.Score}
 	}
-	if e.Proof != nil {
-		out.Proof = &Proof{Value: e.Proof.Value, Keep: make([]position.Move, len(e.Proof.Keep))}
-		for i, m := range e.Proof.Keep {
-			out.Proof.Keep[i] = m.Transform(inv)
-		}
-	}
+	out.Proof = e.Proof.transformed(inv)
 	return out, true
 }
 
@@ -196,16 +210,13 @@ func Pick(e Entry, variety int, allowed []position.Move, rng *rand.Rand) (Action
 // Put stores the entry of p (actions in p's orientation, best first); it
 // replaces an earlier entry of the same position.
 func (b *Book) Put(p *position.Position, e Entry) error {
-	c := Entry{Depth: e.Depth, Actions: slices.Clone(e.Actions)}
-	if e.Proof != nil {
-		c.Proof = &Proof{Value: e.Proof.Value, Keep: slices.Clone(e.Proof.Keep)}
-	}
-	_, err := b.put(p, c)
+	_, err := b.put(p, Entry{Depth: e.Depth, Actions: slices.Clone(e.Actions), Proof: e.Proof})
 	return err
 }
 
-// put stores e (actions in p's orientation, which it turns in place) under
-// p's canonical image and reports whether it replaced an entry held there.
+// put stores e (actions in p's orientation, which it turns in place; its
+// proof is turned in a copy) under p's canonical image and reports whether
+// it replaced an entry held there.
 func (b *Book) put(p *position.Position, e Entry) (replaced bool, err error) {
 	y, c := Canonical(p)
 	k, ok := key(&c)
@@ -216,11 +227,7 @@ func (b *Book) put(p *position.Position, e Entry) (replaced bool, err error) {
 	for i := range e.Actions {
 		e.Actions[i].Move = e.Actions[i].Move.Transform(y)
 	}
-	if e.Proof != nil {
-		for i := range e.Proof.Keep {
-			e.Proof.Keep[i] = e.Proof.Keep[i].Transform(y)
-		}
-	}
+	e.Proof = e.Proof.transformed(y)
 	b.entries[k] = e
 	b.fens[k] = c.FEN()
 	return replaced, nil
@@ -263,10 +270,7 @@ func Line(fen string, e Entry) string {
 		fmt.Fprintf(&sb, "%s %d", a.Move, a.Score)
 	}
 	if e.Proof != nil {
-		fmt.Fprintf(&sb, "\tproven %s keep", e.Proof.Value)
-		for _, m := range e.Proof.Keep {
-			fmt.Fprintf(&sb, " %s", m)
-		}
+		sb.WriteString("\t" + e.Proof.String())
 	}
 	return sb.String()
 }
@@ -423,10 +427,7 @@ func (b *Book) parseLine(line string) error {
 	movegen.Generate(&b.Rules, &p, &legal)
 	e := Entry{Depth: depth, Actions: make([]Action, 0, len(toks)/2)}
 	for i := 0; i < len(toks); i += 2 {
-		m, err := position.ParseMove(toks[i])
-		if err == nil && !legal.Contains(m) {
-			_, err = movegen.ParseLegal(&b.Rules, &p, toks[i]) // says why not
-		}
+		m, err := legalAction(&b.Rules, &p, &legal, toks[i])
 		if err != nil {
 			return err
 		}
@@ -464,22 +465,13 @@ func parseProof(text string, r *rules.Rules, p *position.Position, legal *movege
 	if len(toks) < 4 || toks[0] != "proven" || toks[2] != "keep" {
 		return nil, fmt.Errorf("%q: want \"proven <win|draw|loss> keep <action> …\"", trim(text))
 	}
-	pr := &Proof{}
-	switch toks[1] {
-	case "win":
-		pr.Value = solve.Win
-	case "draw":
-		pr.Value = solve.Draw
-	case "loss":
-		pr.Value = solve.Loss
-	default:
+	v, ok := solve.ParseValue(toks[1])
+	if !ok {
 		return nil, fmt.Errorf("proven %q: want win, draw or loss", trim(toks[1]))
 	}
+	pr := &Proof{Value: v}
 	for _, tok := range toks[3:] {
-		m, err := position.ParseMove(tok)
-		if err == nil && !legal.Contains(m) {
-			_, err = movegen.ParseLegal(r, p, tok)
-		}
+		m, err := legalAction(r, p, legal, tok)
 		if err != nil {
 			return nil, fmt.Errorf("proven: %w", err)
 		}
@@ -489,6 +481,16 @@ func parseProof(text string, r *rules.Rules, p *position.Position, legal *movege
 		pr.Keep = append(pr.Keep, m)
 	}
 	return pr, nil
+}
+
+// legalAction reads an action token of p, whose legal actions are legal:
+// an illegal one is refused with movegen's reason.
+func legalAction(r *rules.Rules, p *position.Position, legal *movegen.MoveList, tok string) (position.Move, error) {
+	m, err := position.ParseMove(tok)
+	if err == nil && !legal.Contains(m) {
+		_, err = movegen.ParseLegal(r, p, tok) // says why not
+	}
+	return m, err
 }
 
 // trim shortens a quoted piece of bad input for an error message.

@@ -233,10 +233,7 @@ func BookLine(en book.Entry) string {
 		fmt.Fprintf(&b, " %s %d", a.Move, a.Score)
 	}
 	if en.Proof != nil {
-		fmt.Fprintf(&b, " proven %s keep", en.Proof.Value)
-		for _, m := range en.Proof.Keep {
-			fmt.Fprintf(&b, " %s", m)
-		}
+		b.WriteString(" " + en.Proof.String())
 	}
 	return b.String()
 }

@@ -58,6 +58,16 @@ func (v Value) String() string {
 	return "draw"
 }
 
+// ParseValue reads "win", "draw" or "loss" (Value.String's words).
+func ParseValue(s string) (Value, bool) {
+	for _, v := range []Value{Win, Draw, Loss} {
+		if s == v.String() {
+			return v, true
+		}
+	}
+	return Draw, false
+}
+
 // Supported reports whether the solver can prove positions under r: the
 // endgame tables must cover the rules, and a position's state must be its
 // pieces, hands, side to move and pending removals (a mill while placing
