@@ -192,9 +192,7 @@ func (s *Solver) Value(ctx context.Context, p *position.Position) (Value, error)
 		return Draw, err
 	}
 	s.begin(ctx)
-	w := &worker{s: s}
-	v := w.search(p, Loss, Win)
-	w.flush()
+	v := s.exact(p)
 	return v, s.end()
 }
 
@@ -219,10 +217,7 @@ func (s *Solver) Actions(ctx context.Context, p *position.Position) (Value, []Ac
 	}
 	slices.SortStableFunc(out, func(a, b ActionValue) int { return int(b.Value) - int(a.Value) })
 	if len(out) == 0 {
-		w := &worker{s: s}
-		v := w.search(p, Loss, Win)
-		w.flush()
-		return v, nil, nil
+		return s.exact(p), nil, nil
 	}
 	return out[0].Value, out, nil
 }
@@ -239,9 +234,7 @@ func (s *Solver) Keeping(ctx context.Context, p *position.Position) (Value, []po
 		return Draw, nil, err
 	}
 	s.begin(ctx)
-	w := &worker{s: s}
-	v := w.search(p, Loss, Win)
-	w.flush()
+	v := s.exact(p)
 	moves := s.rootMoves(p)
 	if s.stop.Load() || v == Loss {
 		return v, moves, s.end()
@@ -259,6 +252,14 @@ func (s *Solver) Keeping(ctx context.Context, p *position.Position) (Value, []po
 		}
 	}
 	return v, keep, s.end()
+}
+
+// exact searches p with the full window on the calling goroutine: its
+// value, unless the proof is stopped.
+func (s *Solver) exact(p *position.Position) Value {
+	w := &worker{s: s}
+	defer w.flush()
+	return w.search(p, Loss, Win)
 }
 
 // rootMoves returns p's legal actions in the order the proofs take them.
