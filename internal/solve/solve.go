@@ -87,11 +87,14 @@ func Supported(r *rules.Rules) error {
 
 // Stats are a proof's counters.
 type Stats struct {
-	Nodes    uint64 // positions searched (table leaves included)
-	Leaves   uint64 // table probes at the end of placing
-	TTHits   uint64 // positions answered by the transposition table
-	Elapsed  time.Duration
-	TTFilled uint64 // entries in use
+	Nodes  uint64 // positions searched (table leaves included)
+	Leaves uint64 // table probes at the end of placing
+	TTHits uint64 // positions answered by the transposition table
+	// Transposed counts the positions settled by a child's table entry
+	// before their own search (enhanced transposition cutoffs).
+	Transposed uint64
+	Elapsed    time.Duration
+	TTFilled   uint64 // entries in use
 }
 
 // Progress receives a line now and then while a proof runs.
@@ -111,22 +114,30 @@ type Solver struct {
 	saveEv  time.Duration
 	extern  *atomic.Bool // Options.Stop
 
-	ctx                 context.Context
-	stop                atomic.Bool
-	failed              error // why the proof cannot finish (a leaf the tables do not know), under mu
-	nodes, leaves, hits atomic.Uint64
-	start               time.Time
-	mu                  sync.Mutex // progress lines and saves, one at a time
-	lastProg, lastSave  time.Time
+	ctx                     context.Context
+	stop                    atomic.Bool
+	failed                  error // why the proof cannot finish (a leaf the tables do not know), under mu
+	nodes, leaves, hits, tr atomic.Uint64
+	start                   time.Time
+	mu                      sync.Mutex // progress lines and saves, one at a time
+	lastProg, lastSave      time.Time
 }
 
 // worker is one goroutine's share of a proof: its counters since it last
 // added them to the solver's.
 type worker struct {
-	s                   *Solver
-	nodes, leaves, hits uint64
-	checkTime           int
+	s                       *Solver
+	nodes, leaves, hits, tr uint64
+	checkTime               int
+	// kids holds the child being searched at each depth below the
+	// worker's root: a child on search's own stack would escape to the heap
+	// through the recursive call, an allocation per node.
+	kids [maxDepth]position.Position
 }
+
+// maxDepth bounds a proof's depth below its root: 18 placements and a
+// removal after each, with room to spare.
+const maxDepth = 48
 
 // Options configure a Solver.
 type Options struct {
@@ -259,7 +270,7 @@ func (s *Solver) Keeping(ctx context.Context, p *position.Position) (Value, []po
 func (s *Solver) exact(p *position.Position) Value {
 	w := &worker{s: s}
 	defer w.flush()
-	return w.search(p, Loss, Win)
+	return w.search(p, Loss, Win, 0)
 }
 
 // rootMoves returns p's legal actions in the order the proofs take them.
@@ -267,7 +278,7 @@ func (s *Solver) rootMoves(p *position.Position) []position.Move {
 	var ml movegen.MoveList
 	movegen.Generate(&s.r, p, &ml)
 	moves := slices.Clone(ml.Slice())
-	(&worker{s: s}).order(p, moves, position.NoMove)
+	(&worker{s: s}).order(p, moves, position.NoMove, Win+1)
 	return moves
 }
 
@@ -294,9 +305,9 @@ func (s *Solver) eachAction(p *position.Position, moves []position.Move, alpha, 
 				c.Do(&s.r, moves[i])
 				var v Value
 				if c.SideToMove() == p.SideToMove() {
-					v = w.search(&c, alpha, beta)
+					v = w.search(&c, alpha, beta, 0)
 				} else {
-					v = -w.search(&c, -beta, -alpha)
+					v = -w.search(&c, -beta, -alpha, 0)
 				}
 				if s.stop.Load() {
 					return
@@ -320,6 +331,7 @@ func (s *Solver) begin(ctx context.Context) {
 	s.nodes.Store(0)
 	s.leaves.Store(0)
 	s.hits.Store(0)
+	s.tr.Store(0)
 	s.start = time.Now()
 	s.lastProg = s.start
 }
@@ -400,7 +412,7 @@ func (s *Solver) Rules() *rules.Rules { return &s.r }
 // Stats returns the counters of the last proof (as the threads last added
 // them).
 func (s *Solver) Stats() Stats {
-	return Stats{Nodes: s.nodes.Load(), Leaves: s.leaves.Load(), TTHits: s.hits.Load(),
+	return Stats{Nodes: s.nodes.Load(), Leaves: s.leaves.Load(), TTHits: s.hits.Load(), Transposed: s.tr.Load(),
 		Elapsed: time.Since(s.start), TTFilled: s.tt.filled.Load()}
 }
 
@@ -417,7 +429,8 @@ func (w *worker) flush() {
 	w.s.nodes.Add(w.nodes)
 	w.s.leaves.Add(w.leaves)
 	w.s.hits.Add(w.hits)
-	w.nodes, w.leaves, w.hits = 0, 0, 0
+	w.s.tr.Add(w.tr)
+	w.nodes, w.leaves, w.hits, w.tr = 0, 0, 0, 0
 }
 
 // tick looks at the clock every thousand nodes: the interrupt, progress and
@@ -455,7 +468,9 @@ func (w *worker) tick() {
 // search returns the value of p for its side to move, within (alpha, beta)
 // fail-soft: a value ≤ alpha is an upper bound, ≥ beta a lower bound. An
 // interrupted search returns Draw and its caller's result is not used.
-func (w *worker) search(p *position.Position, alpha, beta Value) Value {
+// depth is p's distance from the worker's root (where its children go in
+// kids).
+func (w *worker) search(p *position.Position, alpha, beta Value, depth int) Value {
 	s := w.s
 	w.nodes++
 	w.tick()
@@ -510,16 +525,20 @@ func (w *worker) search(p *position.Position, alpha, beta Value) Value {
 	if remaining(p) > 1 {
 		// The last placement's children are table leaves: probing them is
 		// cheaper than ordering them.
-		w.order(p, moves, best)
+		if cut, m, ok := w.order(p, moves, best, beta); ok {
+			s.tt.put(k, max(lo, cut), hi, m.Transform(sym), remaining(p))
+			return cut
+		}
 	}
+	c := &w.kids[depth]
 	for _, m := range moves {
-		c := *p
+		*c = *p
 		c.Do(&s.r, m)
 		var cv Value
 		if c.SideToMove() == p.SideToMove() {
-			cv = w.search(&c, alpha, beta)
+			cv = w.search(c, alpha, beta, depth+1)
 		} else {
-			cv = -w.search(&c, -beta, -alpha)
+			cv = -w.search(c, -beta, -alpha, depth+1)
 		}
 		if s.stop.Load() {
 			return Draw
@@ -555,13 +574,30 @@ func remaining(p *position.Position) int { return p.InHand(position.White) + p.I
 // order sorts moves in the order to search them: first the move the table
 // remembers, then a move that wins at once, then by the engine's static
 // evaluation of the position each leads to, best for the mover first.
-func (w *worker) order(p *position.Position, moves []position.Move, first position.Move) {
+//
+// It also looks each child up in the table (an enhanced transposition
+// cutoff): placements transpose so much that a sibling's proof has often
+// already settled a child; when a child's stored bound is worth at least
+// beta to the mover, order returns that value and the move (ok), and p
+// needs no search. beta > Win asks for the ordering only.
+func (w *worker) order(p *position.Position, moves []position.Move, first position.Move, beta Value) (cut Value, move position.Move, ok bool) {
 	var score [movegen.MaxMoves]int
 	us := p.SideToMove()
 	r := &w.s.r
 	for i, m := range moves {
 		c := *p
 		c.Do(r, m)
+		if beta <= Win && !c.IsOver() && remaining(&c) > 0 {
+			k, _ := keyOf(&c)
+			lo, hi, _ := w.s.tt.get(k)
+			if c.SideToMove() != us {
+				lo = -hi
+			}
+			if lo >= beta {
+				w.tr++
+				return lo, m, true
+			}
+		}
 		v := eval.Evaluate(r, &c)
 		if c.SideToMove() != us {
 			v = -v
@@ -585,6 +621,7 @@ func (w *worker) order(p *position.Position, moves []position.Move, first positi
 		}
 		moves[j], score[j] = m, v
 	}
+	return 0, position.NoMove, false
 }
 
 // keyOf returns the exact key of a placing position, for its least image

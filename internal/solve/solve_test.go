@@ -59,7 +59,7 @@ func minimax(t *testing.T, r *rules.Rules, tb *egtb.Tables, p *position.Position
 
 // smallSolver returns a solver of the standard rules with the tables up to
 // 7 pieces (placing positions four placements from the end), and the tables.
-func smallSolver(t *testing.T, o Options) (*Solver, *egtb.Tables) {
+func smallSolver(t testing.TB, o Options) (*Solver, *egtb.Tables) {
 	t.Helper()
 	r := rules.Default()
 	tb := egtbtest.Open(t, 7)
@@ -82,12 +82,14 @@ func TestSolveMatchesMinimax(t *testing.T) {
 		n = 3
 	}
 	seen := map[Value]int{}
+	var transposed uint64
 	for i := 0; i < n; i++ {
 		p := testkit.RandomPlacing(t, &r, rng, 1, 2, 2, 2)
 		v, acts, err := s.Actions(context.Background(), &p)
 		if err != nil {
 			t.Fatal(err)
 		}
+		transposed += s.Stats().Transposed
 		if want := minimax(t, &r, tb, &p); v != want {
 			t.Fatalf("%s: proved %s, minimax %s", p.FEN(), v, want)
 		}
@@ -107,9 +109,12 @@ func TestSolveMatchesMinimax(t *testing.T) {
 			t.Fatalf("%s: %s again, %s before", p.FEN(), again, v)
 		}
 	}
-	t.Logf("action values: %v; %+v", seen, s.Stats())
+	t.Logf("action values: %v; %+v; %d transposition cutoffs", seen, s.Stats(), transposed)
 	if len(seen) < 2 {
 		t.Errorf("the positions gave one value only: %v", seen)
+	}
+	if transposed == 0 {
+		t.Errorf("no position was settled by a child's table entry: the cutoff went untested")
 	}
 }
 
@@ -282,4 +287,28 @@ func TestTree(t *testing.T) {
 	if n != 3 {
 		t.Fatalf("a stop after 3 positions gave %d", n)
 	}
+}
+
+// BenchmarkKeeping times Keeping on late placing positions (four placements
+// left, the small tables), each proof from an empty table: the cost of the
+// search per node, the ordering and the table lookups of the children.
+func BenchmarkKeeping(b *testing.B) {
+	r := rules.Default()
+	s, _ := smallSolver(b, Options{TableMB: 1, Threads: 1})
+	rng := rand.New(rand.NewPCG(3, 4))
+	ps := make([]position.Position, 16)
+	for i := range ps {
+		ps[i] = testkit.RandomPlacing(b, &r, rng, 1, 2, 2, 2)
+	}
+	var nodes uint64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		clear(s.tt.b) // each proof from an empty table
+		if _, _, err := s.Keeping(context.Background(), &ps[i%len(ps)]); err != nil {
+			b.Fatal(err)
+		}
+		nodes += s.Stats().Nodes
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
