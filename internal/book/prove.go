@@ -3,6 +3,9 @@ package book
 import (
 	"context"
 	"fmt"
+	"slices"
+
+	"github.com/millengine/millengine/internal/movegen"
 
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/solve"
@@ -27,7 +30,12 @@ func Prove(ctx context.Context, b *Book, s *solve.Solver, plies int, save func()
 	if !b.Matches(s.Rules()) {
 		return st, fmt.Errorf("book prove: the book's rules (%s) are not the solver's", b.Preset)
 	}
-	var todo []string
+	type job struct {
+		fen       string
+		ply, rank int
+	}
+	var todo []job
+	order := b.treeOrder(plies)
 	b.Each(func(fen string, ply int, e Entry) {
 		if ply >= plies {
 			return
@@ -37,9 +45,18 @@ func Prove(ctx context.Context, b *Book, s *solve.Solver, plies int, save func()
 			st.Before++
 			return
 		}
-		todo = append(todo, fen)
+		todo = append(todo, job{fen, ply, order[fen]})
 	})
-	for _, fen := range todo {
+	// Each gives the positions by ply, then by FEN; within a ply, siblings
+	// go together, so that each proof finds its siblings' in the table.
+	slices.SortStableFunc(todo, func(x, y job) int {
+		if x.ply != y.ply {
+			return x.ply - y.ply
+		}
+		return x.rank - y.rank
+	})
+	for _, j := range todo {
+		fen := j.fen
 		p, err := position.ParseFEN(&b.Rules, fen)
 		if err != nil {
 			return st, fmt.Errorf("book prove: %s: %w", fen, err)
@@ -63,4 +80,69 @@ func Prove(ctx context.Context, b *Book, s *solve.Solver, plies int, save func()
 		}
 	}
 	return st, nil
+}
+
+// treeRank is where a book position comes in the book's tree.
+// treeOrder ranks the book's positions after fewer than plies actions in
+// the order of its tree, breadth first from the start for each colour the
+// engine plays, as Build grew it: the book's actions where the engine is to
+// move, every action where its opponent is. Positions with a parent in
+// common (siblings) get neighbouring ranks, their parents' ranks order the
+// families, and so on up; the file's order (by FEN) scatters them. Proofs
+// taken in this order find much of each position's tree in the table from
+// its siblings'. The ranks are keyed by canonical FEN; a position the walk
+// does not reach has none (rank 0: first in its ply, in file order).
+func (b *Book) treeOrder(plies int) map[string]int {
+	type node struct {
+		pos    position.Position
+		engine position.Color
+	}
+	rank := map[string]int{}
+	r := &b.Rules
+	root := position.New(r)
+	front := []node{{root, position.White}, {root, position.Black}}
+	seen := map[[2]uint64]bool{}
+	n := 0
+	for ply := 0; ply < plies && len(front) > 0; ply++ {
+		var next []node
+		for _, nd := range front {
+			var moves []position.Move
+			if nd.pos.SideToMove() == nd.engine {
+				e, ok := b.Probe(r, &nd.pos)
+				if !ok {
+					continue
+				}
+				_, c := Canonical(&nd.pos)
+				if k, ok := key(&c); ok {
+					if _, ranked := rank[b.fens[k]]; !ranked {
+						n++
+						rank[b.fens[k]] = n
+					}
+				}
+				for _, a := range e.Actions {
+					moves = append(moves, a.Move)
+				}
+			} else {
+				var ml movegen.MoveList
+				movegen.Generate(r, &nd.pos, &ml)
+				moves = ml.Slice()
+			}
+			for _, m := range moves {
+				q := nd.pos
+				q.Do(r, m)
+				if q.IsOver() {
+					continue
+				}
+				_, c := Canonical(&q)
+				k, ok := key(&c)
+				if !ok || seen[[2]uint64{k, uint64(nd.engine)}] {
+					continue
+				}
+				seen[[2]uint64{k, uint64(nd.engine)}] = true
+				next = append(next, node{q, nd.engine})
+			}
+		}
+		front = next
+	}
+	return rank
 }

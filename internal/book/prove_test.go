@@ -79,3 +79,60 @@ func sorted(ms []position.Move) []position.Move {
 	slices.Sort(out)
 	return out
 }
+
+// The tree order ranks every position of the shipped book once, ply by ply
+// (breadth first), and puts the children of one position together: the
+// positions after each of Black's replies to the engine's first book
+// action as White come as one run of ranks.
+func TestTreeOrder(t *testing.T) {
+	b, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := b.treeOrder(8)
+	if len(rank) != b.Len() {
+		t.Fatalf("%d positions ranked, the book has %d", len(rank), b.Len())
+	}
+	seen := map[int]bool{}
+	last := map[int]int{} // the highest rank of each ply
+	b.Each(func(fen string, ply int, e Entry) {
+		k, ok := rank[fen]
+		if !ok || seen[k] {
+			t.Fatalf("%s: rank %d (ranked %t, taken before %t)", fen, k, ok, seen[k])
+		}
+		seen[k] = true
+		last[ply] = max(last[ply], k)
+	})
+	b.Each(func(fen string, ply int, e Entry) {
+		if ply > 0 && rank[fen] <= last[ply-1] {
+			t.Fatalf("%s (ply %d) ranked %d, before the end of ply %d (%d)", fen, ply, rank[fen], ply-1, last[ply-1])
+		}
+	})
+	// The children of 1. d6 (the book's first action) that are in the book
+	// as the engine's (White's) turn: the positions after d6 and any reply.
+	r := &b.Rules
+	p := position.New(r)
+	d6, err := position.ParseMove("d6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Do(r, d6)
+	var ml movegen.MoveList
+	movegen.Generate(r, &p, &ml)
+	var ranks []int
+	for _, m := range ml.Slice() {
+		q := p
+		q.Do(r, m)
+		_, c := Canonical(&q)
+		if k, ok := key(&c); ok {
+			if fen, ok := b.fens[k]; ok {
+				ranks = append(ranks, rank[fen])
+			}
+		}
+	}
+	slices.Sort(ranks)
+	ranks = slices.Compact(ranks)
+	if len(ranks) < 2 || ranks[len(ranks)-1]-ranks[0] != len(ranks)-1 {
+		t.Errorf("the replies to d6 are ranked %v, not one run", ranks)
+	}
+}
