@@ -352,17 +352,20 @@ func paramSets(dir, variant string) ([]egtb.Params, error) {
 func egtbVerify(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	var dir, variant string
-	fs := e.egtbFlags("verify", "verify [--dir D] [--variant V] [--sector MvO] [--threads T] [--step N]",
+	fs := e.egtbFlags("verify", "verify [--dir D] [--variant V] [--sector MvO] [--threads T] [--step N] [--journal F]",
 		"Re-checks every entry of every sector against its successors, generated and played by the\n"+
 			"engine's own movegen and position code, and the counts against the file headers. Prints\n"+
 			"per sector OK or the first mismatches; exits 1 if anything is wrong. Without --variant it\n"+
-			"checks every rule set found in the directory.",
+			"checks every rule set found in the directory. With --journal, each table found OK is\n"+
+			"recorded in that file, and the next verify with it skips those (unless rebuilt since):\n"+
+			"a verify of the whole set, hours long, stopped, goes on where it was.",
 		&dir, &variant)
 	fs.Lookup("variant").DefValue = ""
 	threads := fs.IntP("threads", "t", 0, "goroutines (default: one per CPU)")
 	limit := fs.Int("show", 5, "mismatches to show per sector")
 	step := fs.Uint32("step", 1, "check every N-th entry only (a quick sample; 1 checks all)")
 	sectorArgs := fs.StringSlice("sector", nil, "check only these sectors, MvO (repeat or comma-separate)")
+	journalPath := fs.String("journal", "", "record the tables found OK in this file and skip those it holds")
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c
 	}
@@ -380,10 +383,29 @@ func egtbVerify(e *env, args []string) int {
 	bar := newProgressBar(stderr, "egtb ", "M/s", 1e6)
 	code := 0
 	opts := egtb.VerifyOptions{Threads: *threads, Limit: *limit, Step: *step, Progress: bar.update}
+	var journal *egtb.Journal
+	if *journalPath != "" {
+		if *step > 1 {
+			return e.usageError("egtb verify", "--journal records full checks only, not --step samples")
+		}
+		if journal, err = egtb.OpenJournal(*journalPath); err != nil {
+			return e.usageError("egtb verify", err.Error())
+		}
+		defer journal.Close()
+		opts.Skip = journal.Has
+	}
 	sectors, err := egtb.VerifyDir(e.ctx, dir, sets, only, opts, func(r egtb.VerifyReport) {
 		bar.clear()
 		name := r.Params.Name() + " " + r.Label()
+		if journal != nil {
+			if err := journal.Add(r); err != nil {
+				fmt.Fprintf(stderr, "millengine egtb verify: %v\n", err)
+				code = 1
+			}
+		}
 		switch {
+		case r.Skipped:
+			fmt.Fprintf(stdout, "%s: OK before (%s)\n", name, journal.Path())
 		case r.Missing:
 			code = 1
 			fmt.Fprintf(stdout, "%s: FAILED, no table (millengine egtb build solves it)\n", name)

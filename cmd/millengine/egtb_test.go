@@ -77,6 +77,8 @@ func TestEGTBCommands(t *testing.T) {
 		step = "41" // a sample: a full check of 3v3 is slow under the race detector
 	}
 	peak := `(, peak \d+ MB)?` // where the kernel tells the peak memory
+	journal := filepath.Join(t.TempDir(), "verify.journal")
+	path3v3 := filepath.Join(dir, "plain-fly3-min3-3v3.egtb")
 	steps := []struct {
 		name   string
 		args   []string
@@ -105,6 +107,11 @@ func TestEGTBCommands(t *testing.T) {
 		{"verify", []string{"egtb", "verify", "--dir", dir, "--step", step}, 0, `^plain-fly3-min3 3v3: OK, \d+ entries, \d+\.\d s\nplain-fly3-min3 3v3 dtz: OK, \d+ entries, \d+\.\d s\n$`, ""},
 		{"verify a sector", []string{"egtb", "verify", "--dir", dir, "--step", step, "--sector", "3v3"}, 0, `^plain-fly3-min3 3v3: OK, \d+ entries, \d+\.\d s\nplain-fly3-min3 3v3 dtz: OK, \d+ entries, \d+\.\d s\n$`, ""},
 		{"verify no such sector", []string{"egtb", "verify", "--dir", dir, "--sector", "4v4"}, 1, `^$`, "millengine egtb verify: no tables in"},
+		{"verify journal", []string{"egtb", "verify", "--dir", dir, "--journal", journal}, 0, `^plain-fly3-min3 3v3: OK, \d+ entries, \d+\.\d s\nplain-fly3-min3 3v3 dtz: OK, \d+ entries, \d+\.\d s\n$`, ""},
+		{"verify journal again", []string{"egtb", "verify", "--dir", dir, "--journal", journal}, 0,
+			`^plain-fly3-min3 3v3: OK before \(` + regexp.QuoteMeta(journal) + `\)\nplain-fly3-min3 3v3 dtz: OK before \(` + regexp.QuoteMeta(journal) + `\)\n$`, ""},
+		{"verify journal sample", []string{"egtb", "verify", "--dir", dir, "--journal", journal, "--step", "41"}, 2, `^$`, "--journal records full checks only, not --step samples"},
+		{"verify journal foreign", []string{"egtb", "verify", "--dir", dir, "--journal", path3v3}, 2, `^$`, "not a journal of egtb verify (its first line is not"},
 		{"plan", []string{"egtb", "plan", "--dir", dir, "--max-pieces", "7"}, 0,
 			`^plain-fly3-min3 up to 7 pieces: 2 jobs, 3 sectors, 2 levels, 2018750 slots; the largest job takes about 8 MB\n` +
 				`level  job  sectors  tables   slots    memory MB  needs  in ` + regexp.QuoteMeta(dir) + `\n` +

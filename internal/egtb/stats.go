@@ -7,6 +7,7 @@ type SectorInfo struct {
 	Path   string
 	Size   int64      // file size in bytes
 	Header SolveStats // the counts recorded by the build
+	CRC    uint32     // the data checksum recorded by the build
 }
 
 // table returns the loaded table of sector s and the metric, or nil.
@@ -26,7 +27,7 @@ func (t *Tables) InfoOf(s SectorSpec, m Metric) (SectorInfo, bool) {
 	if tb == nil {
 		return SectorInfo{}, false
 	}
-	return SectorInfo{Spec: s, Metric: m, Path: tb.path, Size: int64(headerSize + len(tb.data)), Header: tb.hdr.stats}, true
+	return SectorInfo{Spec: s, Metric: m, Path: tb.path, Size: int64(headerSize + len(tb.data)), Header: tb.hdr.stats, CRC: tb.hdr.crc}, true
 }
 
 // SectorStats counts a loaded sector's DTM values from its data: every raw

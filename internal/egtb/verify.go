@@ -37,6 +37,11 @@ type VerifyOptions struct {
 	Limit    int      // mismatches to keep (all are counted)
 	Step     uint32   // check every Step-th slot (0 or 1: all)
 	Progress Progress // progress, if set
+	// Skip, if set, is asked before VerifyDir checks a table (the report's
+	// Params, Spec, Metric and CRC filled in); a table it skips is reported
+	// Skipped, unchecked. A long verify resumes this way: a journal of the
+	// tables found OK, matched by their data checksum.
+	Skip func(VerifyReport) bool
 }
 
 // VerifyResult is what Verify found in one sector.
@@ -250,6 +255,8 @@ type VerifyReport struct {
 	Spec    SectorSpec
 	Metric  Metric
 	Missing bool         // the plan has this table but the directory does not
+	Skipped bool         // VerifyOptions.Skip said not to check it
+	CRC     uint32       // the table's data checksum (from its header)
 	Result  VerifyResult // the entries checked and the mismatches
 	Counted SolveStats   // the counts of the data
 	Header  SolveStats   // the counts the build recorded in the header
@@ -258,7 +265,9 @@ type VerifyReport struct {
 
 // OK reports whether the table is there, every entry checked out and its
 // counts are the header's.
-func (r VerifyReport) OK() bool { return !r.Missing && r.Result.Bad == 0 && r.Counted == r.Header }
+func (r VerifyReport) OK() bool {
+	return !r.Missing && !r.Skipped && r.Result.Bad == 0 && r.Counted == r.Header
+}
 
 // Label is "3v4" for a DTM table, "3v4 dtz" for a DTZ table.
 func (r VerifyReport) Label() string {
@@ -315,6 +324,12 @@ func VerifyDir(ctx context.Context, dir string, sets []Params, only []SectorSpec
 					info, ok := tb.InfoOf(s, m)
 					if !ok {
 						rep.Missing = true
+						report(rep)
+						continue
+					}
+					rep.CRC = info.CRC
+					if o.Skip != nil && o.Skip(rep) {
+						rep.Skipped = true
 						report(rep)
 						continue
 					}

@@ -1,0 +1,95 @@
+package egtb
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// journalHeader is the first line of a verify journal.
+const journalHeader = "# millengine egtb verify journal"
+
+// Journal records the tables a verify found OK, so that a verify of the
+// whole set (hours) that is stopped goes on where it was: VerifyDir skips
+// (VerifyOptions.Skip = Journal.Has) the tables the journal holds with the
+// data checksum they have now, and a table rebuilt since is checked again.
+// One line per table, appended and synced as each finishes:
+//
+//	plain-fly3-min3 7v6 dtz crc 1a2b3c4d: OK, 274598688 entries, 637.1 s
+//
+// A last line cut by a kill is ignored; a file that does not start with the
+// journal's header is refused.
+type Journal struct {
+	path string
+	f    *os.File
+	done map[string]bool // "params label crc XXXXXXXX"
+}
+
+// OpenJournal opens the journal at path, creating it if it does not exist.
+func OpenJournal(path string) (*Journal, error) {
+	j := &Journal{path: path, done: map[string]bool{}}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("verify journal: %w", err)
+	}
+	sc := bufio.NewScanner(f)
+	first := true
+	for sc.Scan() {
+		line := sc.Text()
+		if first {
+			if line != journalHeader {
+				f.Close()
+				return nil, fmt.Errorf("verify journal %s: not a journal of egtb verify (its first line is not %q)", path, journalHeader)
+			}
+			first = false
+			continue
+		}
+		if k, _, ok := strings.Cut(line, ": OK, "); ok && !strings.HasPrefix(line, "#") {
+			j.done[k] = true
+		}
+	}
+	if err := sc.Err(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("verify journal %s: %w", path, err)
+	}
+	if first {
+		if _, err := fmt.Fprintln(f, journalHeader); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("verify journal: %w", err)
+		}
+	}
+	j.f = f
+	return j, nil
+}
+
+func journalKey(r VerifyReport) string {
+	return fmt.Sprintf("%s %s crc %08x", r.Params.Name(), r.Label(), r.CRC)
+}
+
+// Has reports whether the journal holds r's table as OK with r's checksum.
+func (j *Journal) Has(r VerifyReport) bool { return j.done[journalKey(r)] }
+
+// Add records r's table if it is OK, and syncs the file.
+func (j *Journal) Add(r VerifyReport) error {
+	if !r.OK() {
+		return nil
+	}
+	if _, err := fmt.Fprintf(j.f, "%s: OK, %d entries, %.1f s\n", journalKey(r), r.Result.Checked, r.Elapsed.Seconds()); err != nil {
+		return fmt.Errorf("verify journal: %w", err)
+	}
+	j.done[journalKey(r)] = true
+	return j.f.Sync()
+}
+
+// Path returns the journal's file name.
+func (j *Journal) Path() string { return j.path }
+
+// Close closes the file.
+func (j *Journal) Close() error {
+	if j == nil || j.f == nil {
+		return errors.New("verify journal: not open")
+	}
+	return j.f.Close()
+}

@@ -1,0 +1,92 @@
+package egtb_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// A verify journal makes a stopped verify go on where it was: the tables it
+// holds as OK, with the checksum they have, are skipped; a line for another
+// checksum (a table rebuilt since) or cut by a kill is not trusted; a file
+// that is not a journal is refused.
+func TestVerifyJournal(t *testing.T) {
+	dir := egtbtest.Small(t, 6)
+	r := rules.Default()
+	p, err := egtb.ParamsOf(&r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "verify.journal")
+	run := func() (checked, skipped []string) {
+		t.Helper()
+		j, err := egtb.OpenJournal(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer j.Close()
+		o := egtb.VerifyOptions{Step: 97, Limit: 1, Skip: j.Has}
+		_, err = egtb.VerifyDir(context.Background(), dir, []egtb.Params{p}, []egtb.SectorSpec{{M: 3, O: 3}}, o, func(rep egtb.VerifyReport) {
+			if rep.Skipped {
+				skipped = append(skipped, rep.Label())
+				return
+			}
+			if !rep.OK() {
+				t.Errorf("%s: not OK: %+v", rep.Label(), rep.Result)
+			}
+			checked = append(checked, rep.Label())
+			if err := j.Add(rep); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return checked, skipped
+	}
+	checked, skipped := run()
+	if strings.Join(checked, ",") != "3v3,3v3 dtz" || len(skipped) != 0 {
+		t.Fatalf("first run: checked %v, skipped %v", checked, skipped)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != 3 || lines[0] != "# millengine egtb verify journal" ||
+		!strings.HasPrefix(lines[1], "plain-fly3-min3 3v3 crc ") || !strings.HasPrefix(lines[2], "plain-fly3-min3 3v3 dtz crc ") {
+		t.Fatalf("journal:\n%s", data)
+	}
+	checked, skipped = run()
+	if len(checked) != 0 || strings.Join(skipped, ",") != "3v3,3v3 dtz" {
+		t.Fatalf("second run: checked %v, skipped %v", checked, skipped)
+	}
+	// Another checksum for 3v3 (as after a rebuild), and the DTZ line cut
+	// short by a kill: both checked again.
+	crc := lines[1][len("plain-fly3-min3 3v3 crc ") : len("plain-fly3-min3 3v3 crc ")+8]
+	other := "00000000"
+	if crc == other {
+		other = "ffffffff"
+	}
+	bad := lines[0] + "\n" + strings.Replace(lines[1], crc, other, 1) + "\n" + lines[2][:len(lines[2])/2]
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checked, skipped = run()
+	if strings.Join(checked, ",") != "3v3,3v3 dtz" || len(skipped) != 0 {
+		t.Fatalf("after a rebuild: checked %v, skipped %v", checked, skipped)
+	}
+	foreign := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(foreign, []byte("my notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := egtb.OpenJournal(foreign); err == nil || !strings.Contains(err.Error(), "not a journal of egtb verify") {
+		t.Errorf("a foreign file: %v", err)
+	}
+}
