@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/millengine/millengine/internal/book"
@@ -162,16 +163,22 @@ func bookProve(e *env, args []string) int {
 	}
 	defer tb.Close()
 	bar := newProgressBar(e.stderr, "book prove ", "", 1)
+	start := time.Now()
+	var proven, total, now atomic.Int64 // positions with a proof, in all, proven by this run
 	s, err := solve.New(b.Rules, tb, solve.Options{TableMB: *ttMB, File: *ttFile, Threads: *threads,
-		Progress: func(st solve.Stats, what string) { bar.draw(statsLine(st)) }})
+		Progress: func(st solve.Stats, what string) {
+			bar.draw(proveProgress(int(proven.Load()), int(total.Load()), int(now.Load()), time.Since(start)) + statsLine(st))
+		}})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "book prove: %v\n", err)
 		return 1
 	}
-	start := time.Now()
-	st, err := book.Prove(e.ctx, b, s, *plies, func() error { return b.Save(path) }, func(n, total int, fen string, pr book.Proof) {
+	st, err := book.Prove(e.ctx, b, s, *plies, func() error { return b.Save(path) }, func(n, all int, fen string, pr book.Proof) {
 		bar.clear()
-		fmt.Fprintf(e.stdout, "%d/%d %s: %s, %d actions keep it\n", n, total, fen, pr.Value, len(pr.Keep))
+		proven.Store(int64(n))
+		total.Store(int64(all))
+		now.Add(1)
+		fmt.Fprintf(e.stdout, "%d/%d %s: %s, %d actions keep it\n", n, all, fen, pr.Value, len(pr.Keep))
 	})
 	bar.clear()
 	if serr := s.Save(); serr != nil {
@@ -188,6 +195,20 @@ func bookProve(e *env, args []string) int {
 	fmt.Fprintf(e.stdout, "%s: %d of the %d positions before ply %d proven (%d now, %d before) in %s\n",
 		path, st.Before+st.Proven, st.Total, *plies, st.Proven, st.Before, seconds(time.Since(start)))
 	return 0
+}
+
+// proveProgress is the book's part of book prove's progress line: the
+// positions with a proof, and once this run has proven some, its time per
+// position and the time the rest would take at that rate (a rough guide: a
+// position's proof takes from milliseconds to minutes).
+func proveProgress(proven, total, now int, elapsed time.Duration) string {
+	if now == 0 || total == 0 {
+		return ""
+	}
+	per := elapsed / time.Duration(now)
+	left := (per * time.Duration(total-proven)).Round(time.Minute)
+	return fmt.Sprintf("%d/%d proven, %.1f s a position this run, about %dh%02dm left; ",
+		proven, total, per.Seconds(), int(left.Hours()), int(left.Minutes())%60)
 }
 
 func joinInts(v []int) string {
