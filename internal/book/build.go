@@ -80,11 +80,7 @@ func Build(ctx context.Context, cfg BuildConfig) (Stats, error) {
 	}
 	defer journal.Close()
 	st := Stats{Resumed: b.Len(), PerPly: make([]int, cfg.Plies)}
-	type node struct {
-		pos    position.Position
-		engine position.Color // the colour the engine plays in this line
-	}
-	front := []node{{position.New(&cfg.Rules), position.White}, {position.New(&cfg.Rules), position.Black}}
+	front := treeRoots(&cfg.Rules)
 	for ply := 0; ply < cfg.Plies && len(front) > 0; ply++ {
 		var todo []position.Position
 		for _, n := range front {
@@ -101,25 +97,7 @@ func Build(ctx context.Context, cfg BuildConfig) (Stats, error) {
 			return st, err
 		}
 		st.Searched += len(todo)
-		seen := map[[2]uint64]bool{}
-		var next []node
-		for _, n := range front {
-			for _, m := range followed(cfg, b, &n.pos, n.engine) {
-				q := n.pos
-				q.Do(&cfg.Rules, m)
-				if q.IsOver() {
-					continue
-				}
-				_, c := Canonical(&q)
-				k, ok := key(&c)
-				if !ok || seen[[2]uint64{k, uint64(n.engine)}] {
-					continue
-				}
-				seen[[2]uint64{k, uint64(n.engine)}] = true
-				next = append(next, node{q, n.engine})
-			}
-		}
-		front = next
+		front = grow(&cfg.Rules, front, func(n treeNode) []position.Move { return followed(cfg, b, &n.pos, n.engine) })
 	}
 	if err := b.Save(cfg.Out); err != nil {
 		return st, err
@@ -131,6 +109,47 @@ func Build(ctx context.Context, cfg BuildConfig) (Stats, error) {
 	}
 	st.Elapsed = time.Since(start)
 	return st, nil
+}
+
+// treeNode is a position of the book tree and the colour the engine plays
+// in its line (a position is the engine's turn for one colour only).
+type treeNode struct {
+	pos    position.Position
+	engine position.Color
+}
+
+// treeRoots is the book tree's first ply: the start position for each
+// colour the engine may play.
+func treeRoots(r *rules.Rules) []treeNode {
+	start := position.New(r)
+	return []treeNode{{start, position.White}, {start, position.Black}}
+}
+
+// grow returns the tree's next ply: from each node of front, the positions
+// after the actions follow gives, each once per engine colour up to
+// symmetry, in the order of front and of the actions (so that siblings
+// stay together); games over and positions no book key can hold are left
+// out.
+func grow(r *rules.Rules, front []treeNode, follow func(treeNode) []position.Move) []treeNode {
+	seen := map[[2]uint64]bool{}
+	var next []treeNode
+	for _, n := range front {
+		for _, m := range follow(n) {
+			q := n.pos
+			q.Do(r, m)
+			if q.IsOver() {
+				continue
+			}
+			_, c := Canonical(&q)
+			k, ok := key(&c)
+			if !ok || seen[[2]uint64{k, uint64(n.engine)}] {
+				continue
+			}
+			seen[[2]uint64{k, uint64(n.engine)}] = true
+			next = append(next, treeNode{q, n.engine})
+		}
+	}
+	return next
 }
 
 // followed returns the actions the tree follows from p: the book actions

@@ -93,56 +93,38 @@ func Prove(ctx context.Context, b *Book, s *solve.Solver, plies int, save func()
 // its siblings'. The ranks are keyed by canonical FEN; a position the walk
 // does not reach has none (rank 0: first in its ply, in file order).
 func (b *Book) treeOrder(plies int) map[string]int {
-	type node struct {
-		pos    position.Position
-		engine position.Color
-	}
-	rank := map[string]int{}
 	r := &b.Rules
-	root := position.New(r)
-	front := []node{{root, position.White}, {root, position.Black}}
-	seen := map[[2]uint64]bool{}
-	n := 0
+	rank := map[string]int{}
+	front := treeRoots(r)
 	for ply := 0; ply < plies && len(front) > 0; ply++ {
-		var next []node
-		for _, nd := range front {
-			var moves []position.Move
-			if nd.pos.SideToMove() == nd.engine {
-				e, ok := b.Probe(r, &nd.pos)
-				if !ok {
-					continue
-				}
-				_, c := Canonical(&nd.pos)
-				if k, ok := key(&c); ok {
-					if _, ranked := rank[b.fens[k]]; !ranked {
-						n++
-						rank[b.fens[k]] = n
-					}
-				}
-				for _, a := range e.Actions {
-					moves = append(moves, a.Move)
-				}
-			} else {
-				var ml movegen.MoveList
-				movegen.Generate(r, &nd.pos, &ml)
-				moves = ml.Slice()
+		for _, n := range front {
+			if n.pos.SideToMove() != n.engine {
+				continue
 			}
-			for _, m := range moves {
-				q := nd.pos
-				q.Do(r, m)
-				if q.IsOver() {
-					continue
+			_, c := Canonical(&n.pos)
+			k, ok := key(&c)
+			if fen, in := b.fens[k]; ok && in {
+				if _, ranked := rank[fen]; !ranked {
+					rank[fen] = len(rank) + 1
 				}
-				_, c := Canonical(&q)
-				k, ok := key(&c)
-				if !ok || seen[[2]uint64{k, uint64(nd.engine)}] {
-					continue
-				}
-				seen[[2]uint64{k, uint64(nd.engine)}] = true
-				next = append(next, node{q, nd.engine})
 			}
 		}
-		front = next
+		front = grow(r, front, func(n treeNode) []position.Move {
+			if n.pos.SideToMove() != n.engine {
+				var ml movegen.MoveList
+				movegen.Generate(r, &n.pos, &ml)
+				return ml.Slice()
+			}
+			e, ok := b.Probe(r, &n.pos)
+			if !ok {
+				return nil
+			}
+			moves := make([]position.Move, len(e.Actions))
+			for i, a := range e.Actions {
+				moves[i] = a.Move
+			}
+			return moves
+		})
 	}
 	return rank
 }
