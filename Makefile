@@ -143,11 +143,13 @@ book: build
 # the actions that keep them (book prove), which the engine then never gives
 # up. It needs those tables (egtb build --max-pieces 18) in EGTB_DIR and
 # writes into $(BOOK_OUT) after each position; the proofs' table is kept in
-# $(BOOK_PROVE_TT), so a run stopped goes on with the same command.
-BOOK_PROVE_PLIES ?= 4
+# $(BOOK_PROVE_TT), so a run stopped goes on with the same command. Without
+# a $(BOOK_OUT) it starts from the shipped book and the proofs it carries.
+BOOK_PROVE_PLIES ?= 8
 BOOK_PROVE_TT ?= $(BIN)/book-prove.tt
 .PHONY: book-prove
 book-prove: build
+	test -f $(BOOK_OUT) || cp internal/book/data/nine-mens-morris.book $(BOOK_OUT)
 	nice -n 5 $(BIN)/millengine book prove --plies $(BOOK_PROVE_PLIES) --tt-mb 6144 --tt-file $(BOOK_PROVE_TT) $(if $(EGTB_DIR),--dir $(EGTB_DIR)) $(BOOK_OUT)
 
 # The browser board (millengine serve) and its tests' browser and Node. make
