@@ -382,7 +382,13 @@ func egtbVerify(e *env, args []string) int {
 	}
 	bar := newProgressBar(stderr, "egtb ", "M/s", 1e6)
 	code := 0
-	opts := egtb.VerifyOptions{Threads: *threads, Limit: *limit, Step: *step, Progress: bar.update}
+	eta := &verifyETA{}
+	bar.suffix = eta.String
+	opts := egtb.VerifyOptions{Threads: *threads, Limit: *limit, Step: *step, Planned: eta.planned,
+		Progress: func(phase string, done, total uint64) {
+			eta.progress(phase, done, total)
+			bar.update(phase, done, total)
+		}}
 	var journal *egtb.Journal
 	if *journalPath != "" {
 		if *step > 1 {
@@ -396,6 +402,7 @@ func egtbVerify(e *env, args []string) int {
 	}
 	sectors, err := egtb.VerifyDir(e.ctx, dir, sets, only, opts, func(r egtb.VerifyReport) {
 		bar.clear()
+		eta.finished(r.Spec.Slots(), r.Skipped || r.Missing)
 		name := r.Params.Name() + " " + r.Label()
 		if journal != nil {
 			if err := journal.Add(r); err != nil {

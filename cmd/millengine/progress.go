@@ -173,3 +173,62 @@ func (e *buildETA) String() string {
 	}
 	return fmt.Sprintf("   all %.1f %% (%.2f of %.2f G slot-tables), ~%s left", 100*e.done/e.total, e.done/1e9, e.total/1e9, left)
 }
+
+// verifyETA estimates the time a verify of many tables has left from the
+// slots still to check and the rate of this run so far (tables skipped by a
+// journal count for neither). Its String is the progress bar's suffix.
+type verifyETA struct {
+	mu          sync.Mutex
+	total, done uint64 // slot-tables to check in all, and in the tables finished
+	cur         uint64 // slots checked of the table in flight
+	start       time.Time
+}
+
+func (e *verifyETA) planned(slots uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.total += slots
+	if e.start.IsZero() {
+		e.start = time.Now()
+	}
+}
+
+// progress takes the table in flight's count (an egtb.Progress).
+func (e *verifyETA) progress(_ string, done, _ uint64) {
+	e.mu.Lock()
+	e.cur = done
+	e.mu.Unlock()
+}
+
+// finished takes a table's report: its slots were checked, or skipped.
+func (e *verifyETA) finished(slots uint64, skipped bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.cur = 0
+	if skipped {
+		e.total -= min(slots, e.total)
+		return
+	}
+	e.done += slots
+}
+
+// String is "   all 61.2 % (5.63 of 9.19 G slot-tables), ~3h10m left", or ""
+// before anything was checked.
+func (e *verifyETA) String() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return etaLine(e.total, e.done+e.cur, time.Since(e.start))
+}
+
+// etaLine is the whole-run part of a long check's progress line: the share
+// of the slot-tables done and the time the rest takes at the rate so far.
+func etaLine(total, done uint64, elapsed time.Duration) string {
+	if total == 0 || done == 0 || elapsed <= 0 {
+		return ""
+	}
+	left := time.Duration(float64(total-min(done, total)) / float64(done) * float64(elapsed)).Round(time.Second)
+	if left > 10*time.Minute {
+		left = left.Round(time.Minute)
+	}
+	return fmt.Sprintf("   all %.1f %% (%.2f of %.2f G slot-tables), ~%s left", 100*float64(done)/float64(total), float64(done)/1e9, float64(total)/1e9, left)
+}

@@ -49,3 +49,29 @@ func TestBuildETA(t *testing.T) {
 		t.Fatalf("an hour on: %q, want ~%v left", s, want)
 	}
 }
+
+// A verify's whole-run estimate: the share of the slot-tables checked (the
+// table in flight included) and the rest at this run's rate; tables skipped
+// by the journal leave the total.
+func TestVerifyETA(t *testing.T) {
+	if got := etaLine(9_193_626_407, 0, time.Hour); got != "" {
+		t.Errorf("nothing done: %q", got)
+	}
+	if got, want := etaLine(9_000_000_000, 3_000_000_000, 2*time.Hour), "   all 33.3 % (3.00 of 9.00 G slot-tables), ~4h0m0s left"; got != want {
+		t.Errorf("a third in 2 h: %q, want %q", got, want)
+	}
+	if got, want := etaLine(1000, 900, 90*time.Second), "   all 90.0 % (0.00 of 0.00 G slot-tables), ~10s left"; got != want {
+		t.Errorf("nine tenths in 90 s: %q, want %q", got, want)
+	}
+	e := &verifyETA{}
+	e.planned(4000)
+	e.finished(1000, true) // in the journal
+	e.progress("verify 3v4", 600, 1000)
+	if e.total != 3000 || e.done+e.cur != 600 {
+		t.Errorf("total %d, checked %d", e.total, e.done+e.cur)
+	}
+	e.finished(1000, false)
+	if e.total != 3000 || e.done != 1000 || e.cur != 0 {
+		t.Errorf("after a table: total %d, done %d, in flight %d", e.total, e.done, e.cur)
+	}
+}

@@ -31,7 +31,13 @@ func TestVerifyJournal(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer j.Close()
-		o := egtb.VerifyOptions{Step: 97, Limit: 1, Skip: j.Has}
+		var planned uint64
+		o := egtb.VerifyOptions{Step: 97, Limit: 1, Skip: j.Has, Planned: func(n uint64) { planned += n }}
+		defer func() {
+			if planned != 2*210140 { // 3v3's slots, its DTM and DTZ tables
+				t.Errorf("planned %d slot-tables", planned)
+			}
+		}()
 		_, err = egtb.VerifyDir(context.Background(), dir, []egtb.Params{p}, []egtb.SectorSpec{{M: 3, O: 3}}, o, func(rep egtb.VerifyReport) {
 			if rep.Skipped {
 				skipped = append(skipped, rep.Label())

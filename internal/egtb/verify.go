@@ -42,6 +42,11 @@ type VerifyOptions struct {
 	// Skipped, unchecked. A long verify resumes this way: a journal of the
 	// tables found OK, matched by their data checksum.
 	Skip func(VerifyReport) bool
+	// Planned, if set, is told by VerifyDir, for each parameter set before
+	// it starts on it, how many slots its tables to check hold in all
+	// (each sector's slots once per table): a whole-run estimate of the
+	// time left.
+	Planned func(slots uint64)
 }
 
 // VerifyResult is what Verify found in one sector.
@@ -249,6 +254,15 @@ func (t *Tables) bestAfter(r *rules.Rules, p *position.Position, metric Metric) 
 	return best, true
 }
 
+// verifyMetrics are the tables VerifyDir checks of sector s: the DTZ table,
+// and the DTM table up to DTMPieces.
+func verifyMetrics(s SectorSpec) []Metric {
+	if s.M+s.O <= DTMPieces {
+		return []Metric{DTM, DTZ}
+	}
+	return []Metric{DTZ}
+}
+
 // VerifyReport is what VerifyDir found for one table.
 type VerifyReport struct {
 	Params  Params
@@ -310,15 +324,20 @@ func VerifyDir(ctx context.Context, dir string, sets []Params, only []SectorSpec
 		}
 		err = func() error {
 			defer tb.Close()
+			var todo []SectorSpec
+			var slots uint64
 			for _, s := range tb.Sectors() {
-				if len(only) > 0 && !slices.Contains(only, s) {
-					continue
+				if len(only) == 0 || slices.Contains(only, s) {
+					todo = append(todo, s)
+					slots += s.Slots() * uint64(len(verifyMetrics(s)))
 				}
+			}
+			if o.Planned != nil {
+				o.Planned(slots)
+			}
+			for _, s := range todo {
 				sectors++
-				metrics := []Metric{DTZ}
-				if s.M+s.O <= DTMPieces {
-					metrics = []Metric{DTM, DTZ}
-				}
+				metrics := verifyMetrics(s)
 				for _, m := range metrics {
 					rep := VerifyReport{Params: p, Spec: s, Metric: m}
 					info, ok := tb.InfoOf(s, m)
