@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/millengine/millengine/internal/movegen"
-
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/solve"
 )
@@ -82,7 +81,6 @@ func Prove(ctx context.Context, b *Book, s *solve.Solver, plies int, save func()
 	return st, nil
 }
 
-// treeRank is where a book position comes in the book's tree.
 // treeOrder ranks the book's positions after fewer than plies actions in
 // the order of its tree, breadth first from the start for each colour the
 // engine plays, as Build grew it: the book's actions where the engine is to

@@ -135,9 +135,9 @@ type worker struct {
 	kids [maxDepth]position.Position
 }
 
-// maxDepth bounds a proof's depth below its root: 18 placements and a
-// removal after each, with room to spare.
-const maxDepth = 48
+// maxDepth bounds a proof's depth below its root: at most 30 placements
+// (keyOf holds hands of up to 15 pieces) and up to two removals after each.
+const maxDepth = 90
 
 // Options configure a Solver.
 type Options struct {
