@@ -167,11 +167,18 @@ func (e *buildETA) String() string {
 	cur := e.inFlight()
 	rest := max(e.total-e.done-cur, 0) / rate
 	curLeft := max(cur/rate-time.Since(e.last).Seconds(), 0)
-	left := time.Duration((rest + curLeft) * float64(time.Second)).Round(time.Second)
+	return allLine(e.done, e.total, time.Duration((rest+curLeft)*float64(time.Second)))
+}
+
+// allLine is the whole-run part of a long job's progress line, "   all 12.3
+// % (1.10 of 8.90 G slot-tables), ~1h23m left": the time left rounded to the
+// second, or to the minute beyond ten minutes.
+func allLine(done, total float64, left time.Duration) string {
+	left = left.Round(time.Second)
 	if left > 10*time.Minute {
 		left = left.Round(time.Minute)
 	}
-	return fmt.Sprintf("   all %.1f %% (%.2f of %.2f G slot-tables), ~%s left", 100*e.done/e.total, e.done/1e9, e.total/1e9, left)
+	return fmt.Sprintf("   all %.1f %% (%.2f of %.2f G slot-tables), ~%s left", 100*done/total, done/1e9, total/1e9, left)
 }
 
 // verifyETA estimates the time a verify of many tables has left from the
@@ -226,9 +233,6 @@ func etaLine(total, done uint64, elapsed time.Duration) string {
 	if total == 0 || done == 0 || elapsed <= 0 {
 		return ""
 	}
-	left := time.Duration(float64(total-min(done, total)) / float64(done) * float64(elapsed)).Round(time.Second)
-	if left > 10*time.Minute {
-		left = left.Round(time.Minute)
-	}
-	return fmt.Sprintf("   all %.1f %% (%.2f of %.2f G slot-tables), ~%s left", 100*float64(done)/float64(total), float64(done)/1e9, float64(total)/1e9, left)
+	left := time.Duration(float64(total-min(done, total)) / float64(done) * float64(elapsed))
+	return allLine(float64(done), float64(total), left)
 }
