@@ -236,33 +236,47 @@ func (s *Solver) Actions(ctx context.Context, p *position.Position) (Value, []Ac
 // Keeping proves p's value and which of its actions keep it: those after
 // which the mover is still worth at least that value (for a drawn position,
 // the actions that do not lose; for a lost one, every action). Each action
-// needs only a one-sided proof, a null window at the value, which is
-// cheaper than its exact value (Actions); a book of proven values needs no
-// more: the value and the actions that do not give it up. The actions are
-// in the order of the engine's evaluation and shared out among the threads.
+// needs only one-sided proofs, null windows, which are cheaper than its
+// exact value (Actions); a book of proven values needs no more: the value
+// and the actions that do not give it up. The actions are in the order of
+// the engine's evaluation.
+//
+// The proof has two rounds over the actions, each shared out among the
+// threads: which actions win; then, if none does, which do not lose. The
+// root's own alpha-beta would find the value one action after another on a
+// single thread before the keeping actions could be shared out; the rounds
+// do the same one-sided proofs (a draw needs "no action wins" and "this one
+// does not lose" either way) with every thread busy from the start.
 func (s *Solver) Keeping(ctx context.Context, p *position.Position) (Value, []position.Move, error) {
 	if err := s.Reaches(p); err != nil {
 		return Draw, nil, err
 	}
 	s.begin(ctx)
-	v := s.exact(p)
 	moves := s.rootMoves(p)
-	if s.stop.Load() || v == Loss {
-		return v, moves, s.end()
+	if len(moves) == 0 {
+		return s.exact(p), nil, s.end()
 	}
-	vals, done := s.eachAction(p, moves, v-1, v, func(m position.Move, cv Value) string {
-		if cv >= v {
-			return fmt.Sprintf("%s keeps the %s", m, v)
+	for _, v := range []Value{Win, Draw} {
+		vals, done := s.eachAction(p, moves, v-1, v, func(m position.Move, cv Value) string {
+			if cv >= v {
+				return fmt.Sprintf("%s: at least a %s", m, v)
+			}
+			return fmt.Sprintf("%s: less than a %s", m, v)
+		})
+		if s.stop.Load() {
+			return v, nil, s.end()
 		}
-		return fmt.Sprintf("%s gives up the %s", m, v)
-	})
-	var keep []position.Move
-	for i, m := range moves {
-		if done[i] && vals[i] >= v {
-			keep = append(keep, m)
+		var keep []position.Move
+		for i, m := range moves {
+			if done[i] && vals[i] >= v {
+				keep = append(keep, m)
+			}
+		}
+		if len(keep) > 0 {
+			return v, keep, s.end()
 		}
 	}
-	return v, keep, s.end()
+	return Loss, moves, s.end()
 }
 
 // exact searches p with the full window on the calling goroutine: its
