@@ -53,8 +53,9 @@ func (e *Engine) proveRoot(g *position.Game, lim Limits, moves []position.Move) 
 	if budget <= 0 {
 		return nil
 	}
-	if e.prover == nil || *e.prover.Rules() != g.Rules {
-		pr, err := solve.New(g.Rules, e.tables, solve.Options{TableMB: proofTableMB, Stop: &e.stop})
+	threads := min(e.Options().Threads, UsefulThreads()) // the proof's actions are shared out like the search's
+	if e.prover == nil || *e.prover.Rules() != g.Rules || e.prover.Threads() != threads {
+		pr, err := solve.New(g.Rules, e.tables, solve.Options{TableMB: proofTableMB, Threads: threads, Stop: &e.stop})
 		if err != nil {
 			return nil
 		}

@@ -420,6 +420,9 @@ func (s *Solver) Reaches(p *position.Position) error {
 	return nil
 }
 
+// Threads returns the goroutines a proof shares its root's actions among.
+func (s *Solver) Threads() int { return s.threads }
+
 // Rules returns the rules the solver proves under.
 func (s *Solver) Rules() *rules.Rules { return &s.r }
 

@@ -286,6 +286,15 @@ func TestProofAtTheRoot(t *testing.T) {
 	if src, best := lines[len(lines)-2], lines[len(lines)-1]; src != "info string proof move "+strings.TrimPrefix(best, "bestmove ") {
 		t.Fatalf("source line %q before %q", src, best)
 	}
+	// With two search threads the proof shares its root's actions between
+	// two (the race detector watches the shared table): the same proof.
+	h.send("setoption name Threads value 2", "position fen *O*****@/********/***O**** w p p 2 2 1 2 0 0 0 0 0 0 0 0 9", "go movetime 3000")
+	if lines := h.until("bestmove"); !slices.ContainsFunc(lines, func(l string) bool {
+		return regexp.MustCompile(`^info string proof draw in 4 placements \(\d+ nodes, \d+ ms\): keep it( \w\d){21}$`).MatchString(l)
+	}) {
+		t.Fatalf("no proof line with two threads: %q", lines)
+	}
+	h.send("setoption name Threads value 1")
 	// A fixed-depth search does not prove (bench and tools stay reproducible).
 	h.send("go depth 2")
 	if lines := h.until("bestmove"); slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info string proof") }) {
