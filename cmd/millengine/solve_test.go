@@ -44,8 +44,8 @@ func TestSolveCommand(t *testing.T) {
 		}
 		nodes = append(nodes, m[1])
 	}
-	if nodes[0] == nodes[1] || nodes[1] != "22" {
-		t.Errorf("--tt-file: nodes %v, want the second run to answer the root and its 21 actions from the table", nodes)
+	if nodes[0] == nodes[1] || nodes[1] != "42" {
+		t.Errorf("--tt-file: nodes %v, want the second run to answer both rounds over the 21 actions (wins, non-losses) from the table", nodes)
 	}
 	// --plies 2: the root and one line per class of Black's positions after
 	// it, each a draw (every action of the root draws), then the counts.
