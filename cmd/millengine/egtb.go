@@ -357,8 +357,10 @@ func egtbVerify(e *env, args []string) int {
 			"engine's own movegen and position code, and the counts against the file headers. Prints\n"+
 			"per sector OK or the first mismatches; exits 1 if anything is wrong. Without --variant it\n"+
 			"checks every rule set found in the directory. With --journal, each table found OK is\n"+
-			"recorded in that file, and the next verify with it skips those (unless rebuilt since):\n"+
-			"a verify of the whole set, hours long, stopped, goes on where it was.",
+			"recorded in that file, and the next verify with it skips those (unless rebuilt since);\n"+
+			"while a table is checked, the part checked so far is recorded every two minutes, and the\n"+
+			"next verify goes on from there: a verify of the whole set, hours long, stopped, goes on\n"+
+			"where it was.",
 		&dir, &variant)
 	fs.Lookup("variant").DefValue = ""
 	threads := fs.IntP("threads", "t", 0, "goroutines (default: one per CPU)")
@@ -399,6 +401,22 @@ func egtbVerify(e *env, args []string) int {
 		}
 		defer journal.Close()
 		opts.Skip = journal.Has
+		opts.Resume = func(r egtb.VerifyReport) (egtb.VerifyPart, bool) {
+			part, ok := journal.Resume(r)
+			if ok {
+				eta.resumed(uint64(part.Upto))
+				bar.clear()
+				fmt.Fprintf(stderr, "egtb verify %s: going on from slot %d of %d (%.1f %%, checked before: %s)\n",
+					r.Label(), part.Upto, r.Spec.Slots(), 100*float64(part.Upto)/float64(r.Spec.Slots()), journal.Path())
+			}
+			return part, ok
+		}
+		opts.Checkpoint = func(r egtb.VerifyReport, part egtb.VerifyPart) {
+			if err := journal.Checkpoint(r, part); err != nil {
+				bar.clear()
+				fmt.Fprintf(stderr, "millengine egtb verify: %v\n", err)
+			}
+		}
 	}
 	sectors, err := egtb.VerifyDir(e.ctx, dir, sets, only, opts, func(r egtb.VerifyReport) {
 		bar.clear()

@@ -22,6 +22,7 @@ type progressBar struct {
 	mu       sync.Mutex
 	phase    string
 	start    time.Time // of the phase
+	base     uint64    // done at the phase's first update (a resumed check starts past 0)
 	last     time.Time // last drawn
 	width    int
 	interval time.Duration
@@ -42,7 +43,7 @@ func (b *progressBar) update(phase string, done, total uint64) {
 	defer b.mu.Unlock()
 	now := time.Now()
 	if phase != b.phase {
-		b.phase, b.start = phase, now
+		b.phase, b.start, b.base = phase, now, done
 	}
 	if now.Sub(b.last) < b.interval {
 		return
@@ -52,8 +53,8 @@ func (b *progressBar) update(phase string, done, total uint64) {
 	if total > 0 {
 		el := now.Sub(b.start).Seconds()
 		s += fmt.Sprintf(" %5.1f%%", 100*float64(done)/float64(total))
-		if el > 0.05 && done > 0 {
-			rate := float64(done) / el
+		if el > 0.05 && done > b.base {
+			rate := float64(done-b.base) / el
 			eta := time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second)
 			s += fmt.Sprintf("  %.2f %s  ETA %s", rate/b.scale, b.unit, eta)
 		}
@@ -188,7 +189,17 @@ type verifyETA struct {
 	mu          sync.Mutex
 	total, done uint64 // slot-tables to check in all, and in the tables finished
 	cur         uint64 // slots checked of the table in flight
+	before      uint64 // slots of the table in flight checked by an earlier run
 	start       time.Time
+}
+
+// resumed takes the slots of the next table an earlier run checked: they
+// count neither as work left nor as this run's.
+func (e *verifyETA) resumed(slots uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.before = slots
+	e.total -= min(slots, e.total)
 }
 
 func (e *verifyETA) planned(slots uint64) {
@@ -203,7 +214,7 @@ func (e *verifyETA) planned(slots uint64) {
 // progress takes the table in flight's count (an egtb.Progress).
 func (e *verifyETA) progress(_ string, done, _ uint64) {
 	e.mu.Lock()
-	e.cur = done
+	e.cur = done - min(e.before, done)
 	e.mu.Unlock()
 }
 
@@ -212,11 +223,13 @@ func (e *verifyETA) finished(slots uint64, skipped bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.cur = 0
+	before := e.before
+	e.before = 0
 	if skipped {
-		e.total -= min(slots, e.total)
+		e.total -= min(slots-min(before, slots), e.total)
 		return
 	}
-	e.done += slots
+	e.done += slots - min(before, slots)
 }
 
 // String is "   all 61.2 % (5.63 of 9.19 G slot-tables), ~3h10m left", or ""

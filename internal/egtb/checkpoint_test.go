@@ -178,3 +178,28 @@ func fixHeaderCRC(b []byte) []byte {
 	binary.LittleEndian.PutUint32(b[124:], crc32.Checksum(b[:124], castagnoli))
 	return b
 }
+
+// A verify's part is the slots below its first unfinished chunk, whatever
+// order the threads finish the chunks in; it is reported only while no
+// mismatch has been found, and it counts the checks of an earlier run.
+func TestVerifyPartTracker(t *testing.T) {
+	var got []VerifyPart
+	start := VerifyPart{Upto: 2 * chunk, Checked: 100, Elapsed: time.Minute}
+	p := newPartTracker(2*chunk, 6*chunk+5, VerifyOptions{Start: start, CheckpointEvery: time.Nanosecond,
+		Part: func(part VerifyPart) { got = append(got, part) }})
+	p.last = time.Time{}      // every chunk may report
+	p.done(4*chunk, 7, false) // the third chunk first: nothing below it finished yet
+	p.done(2*chunk, 11, false)
+	p.done(3*chunk, 13, false)
+	p.done(6*chunk, 2, true) // the last, with a mismatch: not reported
+	p.done(5*chunk, 3, false)
+	want := []VerifyPart{{Upto: 3 * chunk, Checked: 111}, {Upto: 5 * chunk, Checked: 131}}
+	if len(got) != len(want) {
+		t.Fatalf("parts %+v, want %+v", got, want)
+	}
+	for i, g := range got {
+		if g.Upto != want[i].Upto || g.Checked != want[i].Checked || g.Elapsed < time.Minute {
+			t.Errorf("part %d: %+v, want %+v and at least a minute", i, g, want[i])
+		}
+	}
+}

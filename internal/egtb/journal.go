@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 )
 
 // journalHeader is the first line of a verify journal.
@@ -18,17 +19,24 @@ const journalHeader = "# millengine egtb verify journal"
 //
 //	plain-fly3-min3 7v6 dtz crc 1a2b3c4d: OK, 274598688 entries, 637.1 s
 //
+// While a table is checked, a line now and then records the part checked
+// so far (VerifyOptions.Checkpoint), which the next run goes on from
+// (Resume):
+//
+//	plain-fly3-min3 9v9 dtz crc 1a2b3c4d part: upto 123731968, 98304221 entries, 1502.3 s
+//
 // A last line cut by a kill is ignored; a file that does not start with the
 // journal's header is refused.
 type Journal struct {
-	path string
-	f    *os.File
-	done map[string]bool // "params label crc XXXXXXXX"
+	path  string
+	f     *os.File
+	done  map[string]bool       // "params label crc XXXXXXXX"
+	parts map[string]VerifyPart // the same keys: the last part recorded
 }
 
 // OpenJournal opens the journal at path, creating it if it does not exist.
 func OpenJournal(path string) (*Journal, error) {
-	j := &Journal{path: path, done: map[string]bool{}}
+	j := &Journal{path: path, done: map[string]bool{}, parts: map[string]VerifyPart{}}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("verify journal: %w", err)
@@ -45,8 +53,13 @@ func OpenJournal(path string) (*Journal, error) {
 			first = false
 			continue
 		}
-		if k, _, ok := strings.Cut(line, ": OK, "); ok && !strings.HasPrefix(line, "#") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		if k, _, ok := strings.Cut(line, ": OK, "); ok {
 			j.done[k] = true
+		} else if k, part, ok := parsePart(line); ok && part.Upto >= j.parts[k].Upto {
+			j.parts[k] = part
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -79,6 +92,43 @@ func (j *Journal) Add(r VerifyReport) error {
 		return fmt.Errorf("verify journal: %w", err)
 	}
 	j.done[journalKey(r)] = true
+	return j.f.Sync()
+}
+
+// partSep separates a part line's key from the part.
+const partSep = " part: upto "
+
+// parsePart reads a part line; a line cut short does not parse.
+func parsePart(line string) (string, VerifyPart, bool) {
+	k, rest, ok := strings.Cut(line, partSep)
+	if !ok {
+		return "", VerifyPart{}, false
+	}
+	var p VerifyPart
+	var secs float64
+	var tail string
+	if n, _ := fmt.Sscanf(rest, "%d, %d entries, %f %s", &p.Upto, &p.Checked, &secs, &tail); n != 4 || tail != "s" {
+		return "", VerifyPart{}, false
+	}
+	p.Elapsed = time.Duration(secs * float64(time.Second))
+	return k, p, true
+}
+
+// Resume returns the part of r's table (with r's checksum) that a stopped
+// check recorded last, if any.
+func (j *Journal) Resume(r VerifyReport) (VerifyPart, bool) {
+	p, ok := j.parts[journalKey(r)]
+	return p, ok
+}
+
+// Checkpoint records the part of r's table checked so far, and syncs the
+// file.
+func (j *Journal) Checkpoint(r VerifyReport, p VerifyPart) error {
+	k := journalKey(r)
+	if _, err := fmt.Fprintf(j.f, "%s%s%d, %d entries, %.1f s\n", k, partSep, p.Upto, p.Checked, p.Elapsed.Seconds()); err != nil {
+		return fmt.Errorf("verify journal: %w", err)
+	}
+	j.parts[k] = p
 	return j.f.Sync()
 }
 

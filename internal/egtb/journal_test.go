@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
@@ -94,5 +95,100 @@ func TestVerifyJournal(t *testing.T) {
 	}
 	if _, err := egtb.OpenJournal(foreign); err == nil || !strings.Contains(err.Error(), "not a journal of egtb verify") {
 		t.Errorf("a foreign file: %v", err)
+	}
+}
+
+// A table's check stopped half way goes on from the last part the journal
+// recorded: the second run checks only the slots above it, and the two
+// runs together count exactly the entries of one whole check. A part line
+// cut by a kill is ignored.
+func TestVerifyResumesATable(t *testing.T) {
+	dir := egtbtest.Small(t, 6)
+	r := rules.Default()
+	p, err := egtb.ParamsOf(&r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := []egtb.SectorSpec{{M: 3, O: 3}}
+	whole := map[string]uint64{}
+	if _, err := egtb.VerifyDir(context.Background(), dir, []egtb.Params{p}, only, egtb.VerifyOptions{Limit: 1}, func(rep egtb.VerifyReport) {
+		whole[rep.Label()] = rep.Result.Checked
+	}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "verify.journal")
+	j, err := egtb.OpenJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// First run: a checkpoint after every chunk, stopped at the third.
+	ctx, cancel := context.WithCancel(context.Background())
+	parts := 0
+	o := egtb.VerifyOptions{Limit: 1, Threads: 1, CheckpointEvery: time.Nanosecond, Skip: j.Has,
+		Checkpoint: func(rep egtb.VerifyReport, part egtb.VerifyPart) {
+			if err := j.Checkpoint(rep, part); err != nil {
+				t.Fatal(err)
+			}
+			if parts++; parts == 3 {
+				cancel()
+			}
+		}}
+	if _, err := egtb.VerifyDir(ctx, dir, []egtb.Params{p}, only, o, func(rep egtb.VerifyReport) {
+		t.Errorf("a table finished in the stopped run: %s", rep.Label())
+	}); err == nil {
+		t.Fatal("the stopped run did not say so")
+	}
+	j.Close()
+	// The kill cut the last line short.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, " part: upto 49152, ") {
+		t.Fatalf("last part line %q, want the third chunk's", last)
+	}
+	f.WriteString(strings.Replace(last, "49152, ", "65536, ", 1)[:len(last)-6])
+	f.Close()
+
+	j, err = egtb.OpenJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	var firstDone uint64
+	resumed := map[string]uint32{}
+	o = egtb.VerifyOptions{Limit: 1, Threads: 2, Skip: j.Has,
+		Resume: func(rep egtb.VerifyReport) (egtb.VerifyPart, bool) {
+			part, ok := j.Resume(rep)
+			if ok {
+				resumed[rep.Label()] = part.Upto
+			}
+			return part, ok
+		},
+		Progress: func(_ string, done, _ uint64) {
+			if firstDone == 0 {
+				firstDone = done
+			}
+		}}
+	got := map[string]uint64{}
+	if _, err := egtb.VerifyDir(context.Background(), dir, []egtb.Params{p}, only, o, func(rep egtb.VerifyReport) {
+		if !rep.OK() {
+			t.Errorf("%s: %+v", rep.Label(), rep.Result)
+		}
+		got[rep.Label()] = rep.Result.Checked
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(resumed) != 1 || resumed["3v3"] != 49152 {
+		t.Errorf("resumed %v, want 3v3 from slot 49152", resumed)
+	}
+	if firstDone <= 49152 || firstDone > 49152+2*16384 {
+		t.Errorf("the resumed run's first progress: %d slots, want just past 49152", firstDone)
+	}
+	if got["3v3"] != whole["3v3"] || got["3v3 dtz"] != whole["3v3 dtz"] || whole["3v3"] == 0 {
+		t.Errorf("checked %v, a whole check %v", got, whole)
 	}
 }

@@ -47,6 +47,28 @@ type VerifyOptions struct {
 	// (each sector's slots once per table): a whole-run estimate of the
 	// time left.
 	Planned func(slots uint64)
+	// Resume, if set, is asked before VerifyDir checks a table (after
+	// Skip) where an earlier, stopped check of it got to: the check goes
+	// on from there (Start). Checkpoint, if set, is told every
+	// CheckpointEvery (default 2 min) while a table is checked and no
+	// mismatch has been found of the part checked so far, what a later
+	// Resume hands back: a kill loses at most that much of a table's check,
+	// the biggest of which take most of an hour.
+	Resume          func(VerifyReport) (VerifyPart, bool)
+	Checkpoint      func(VerifyReport, VerifyPart)
+	CheckpointEvery time.Duration
+	// Start and Part are Resume and Checkpoint for Verify, one table:
+	// the part already checked, and where to report the part checked.
+	Start VerifyPart
+	Part  func(VerifyPart)
+}
+
+// VerifyPart is the part of a table a check has done: every slot below
+// Upto, Checked entries (Step 1), no mismatch, in Elapsed (every run's).
+type VerifyPart struct {
+	Upto    uint32
+	Checked uint64
+	Elapsed time.Duration
 }
 
 // VerifyResult is what Verify found in one sector.
@@ -82,13 +104,19 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 	step := max(o.Step, 1)
 	r := t.params.Rules()
 	sec := tb.sec
+	from := o.Start.Upto
+	if from > 0 && (step > 1 || from > sec.size) {
+		return res, fmt.Errorf("egtb: verify %s: cannot go on from slot %d (step %d, %d slots)", s, from, step, sec.size)
+	}
+	res.Checked = o.Start.Checked
 	var mu sync.Mutex
 	threads := o.Threads
 	if threads <= 0 {
 		threads = defaultThreads()
 	}
 	sv := &solver{threads: threads, prog: prog, ctx: ctx}
-	_, err := sv.parallel("verify "+s.String()+" "+o.Metric.String(), 0, sec.size, sec.size, func(lo, hi uint32) int {
+	parts := newPartTracker(from, sec.size, o)
+	_, err := sv.parallel("verify "+s.String()+" "+o.Metric.String(), from, sec.size, sec.size, func(lo, hi uint32) int {
 		var fen []byte
 		var local []Mismatch
 		var n, bad uint64
@@ -130,6 +158,7 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 		res.Checked += n
 		res.Bad += bad
 		res.First = append(res.First, local...)
+		parts.done(lo, n, bad > 0)
 		mu.Unlock()
 		return 0
 	})
@@ -138,6 +167,60 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 		res.First = res.First[:o.Limit]
 	}
 	return res, err
+}
+
+// partTracker follows which chunks of a table's check are finished (the
+// threads finish them out of order) and reports the part below the first
+// unfinished one, now and then, while no mismatch has been found: the part
+// a stopped check can go on from. Its methods are called under Verify's
+// lock.
+type partTracker struct {
+	from, size uint32
+	counts     []uint32 // entries checked in each finished chunk from `from` on
+	finished   []bool
+	next       int        // the first unfinished chunk
+	bad        bool       // a mismatch has been found: no more parts
+	part       VerifyPart // the slots below next, checked
+	report     func(VerifyPart)
+	every      time.Duration
+	start      time.Time
+	last       time.Time
+}
+
+func newPartTracker(from, size uint32, o VerifyOptions) *partTracker {
+	n := (size - from + chunk - 1) / chunk
+	every := o.CheckpointEvery
+	if every <= 0 {
+		every = 2 * time.Minute
+	}
+	now := time.Now()
+	p := &partTracker{from: from, size: size, report: o.Part, every: every, start: now, last: now, part: o.Start}
+	if o.Part != nil {
+		p.counts, p.finished = make([]uint32, n), make([]bool, n)
+	}
+	return p
+}
+
+// done records the chunk starting at slot lo, n entries checked; bad says a
+// mismatch was found in it (no part is reported after one).
+func (p *partTracker) done(lo uint32, n uint64, bad bool) {
+	if p.report == nil {
+		return
+	}
+	c := (lo - p.from) / chunk
+	p.counts[c], p.finished[c] = uint32(n), true
+	for p.next < len(p.finished) && p.finished[p.next] {
+		p.part.Checked += uint64(p.counts[p.next])
+		p.next++
+	}
+	p.bad = p.bad || bad
+	if now := time.Now(); !p.bad && now.Sub(p.last) >= p.every && p.next > 0 {
+		p.last = now
+		part := p.part
+		part.Upto = min(p.from+uint32(p.next)*chunk, p.size)
+		part.Elapsed += now.Sub(p.start)
+		p.report(part)
+	}
 }
 
 func sortMismatches(ms []Mismatch) {
@@ -355,11 +438,18 @@ func VerifyDir(ctx context.Context, dir string, sets []Params, only []SectorSpec
 					start := time.Now()
 					vo := o
 					vo.Metric = m
+					if o.Resume != nil {
+						vo.Start, _ = o.Resume(rep)
+					}
+					if o.Checkpoint != nil {
+						at := rep
+						vo.Part = func(part VerifyPart) { o.Checkpoint(at, part) }
+					}
 					res, err := tb.Verify(ctx, s, vo)
 					if err != nil {
 						return err
 					}
-					rep.Result, rep.Header, rep.Counted, rep.Elapsed = res, info.Header, tb.SectorStatsOf(s, m), time.Since(start)
+					rep.Result, rep.Header, rep.Counted, rep.Elapsed = res, info.Header, tb.SectorStatsOf(s, m), time.Since(start)+vo.Start.Elapsed
 					report(rep)
 				}
 			}
