@@ -82,7 +82,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseMove -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/position/
 	$(GO) test -run '^$$' -fuzz FuzzParseLegal -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/movegen/
 	$(GO) test -run '^$$' -fuzz FuzzDispatch -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/uci/
-	$(GO) test -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
+	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
+	$(GO) test -run '^$$' -fuzz '^FuzzOpenJournal$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/book/
 	$(GO) test -run '^$$' -fuzz FuzzReadRecords -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/match/
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/record/

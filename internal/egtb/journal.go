@@ -98,6 +98,11 @@ func (j *Journal) Add(r VerifyReport) error {
 // partSep separates a part line's key from the part.
 const partSep = " part: upto "
 
+// formatPart is a part line's part: "123731968, 98304221 entries, 1502.3 s".
+func formatPart(p VerifyPart) string {
+	return fmt.Sprintf("%d, %d entries, %.1f s", p.Upto, p.Checked, p.Elapsed.Seconds())
+}
+
 // parsePart reads a part line; a line cut short does not parse.
 func parsePart(line string) (string, VerifyPart, bool) {
 	k, rest, ok := strings.Cut(line, partSep)
@@ -125,7 +130,7 @@ func (j *Journal) Resume(r VerifyReport) (VerifyPart, bool) {
 // file.
 func (j *Journal) Checkpoint(r VerifyReport, p VerifyPart) error {
 	k := journalKey(r)
-	if _, err := fmt.Fprintf(j.f, "%s%s%d, %d entries, %.1f s\n", k, partSep, p.Upto, p.Checked, p.Elapsed.Seconds()); err != nil {
+	if _, err := fmt.Fprintf(j.f, "%s%s%s\n", k, partSep, formatPart(p)); err != nil {
 		return fmt.Errorf("verify journal: %w", err)
 	}
 	j.parts[k] = p
