@@ -48,12 +48,12 @@ type VerifyOptions struct {
 	// time left.
 	Planned func(slots uint64)
 	// Resume, if set, is asked before VerifyDir checks a table (after
-	// Skip) where an earlier, stopped check of it got to: the check goes
-	// on from there (Start). Checkpoint, if set, is told every
-	// CheckpointEvery (default 2 min) while a table is checked and no
-	// mismatch has been found of the part checked so far, what a later
-	// Resume hands back: a kill loses at most that much of a table's check,
-	// the biggest of which take most of an hour.
+	// Skip) for the part an earlier, stopped check of it recorded; the
+	// check goes on from there. Checkpoint, if set, is given the part
+	// checked so far every CheckpointEvery (default 2 min) while no
+	// mismatch has been found: what a later Resume hands back, so that a
+	// kill loses at most that much of a table's check (the biggest take
+	// most of an hour).
 	Resume          func(VerifyReport) (VerifyPart, bool)
 	Checkpoint      func(VerifyReport, VerifyPart)
 	CheckpointEvery time.Duration
