@@ -260,37 +260,49 @@ func (b *Book) WriteHeader(w io.Writer) error {
 
 // Line formats the book line of an entry for the canonical FEN fen.
 func Line(fen string, e Entry) string {
-	var sb strings.Builder
-	sb.WriteString(fen)
-	fmt.Fprintf(&sb, "\tdepth %d\t", e.Depth)
+	b := make([]byte, 0, 256)
+	b = append(b, fen...)
+	b = append(b, "\tdepth "...)
+	b = strconv.AppendInt(b, int64(e.Depth), 10)
+	b = append(b, '\t')
 	for i, a := range e.Actions {
 		if i > 0 {
-			sb.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		fmt.Fprintf(&sb, "%s %d", a.Move, a.Score)
+		b = append(b, a.Move.String()...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(a.Score), 10)
 	}
 	if e.Proof != nil {
-		sb.WriteString("\t" + e.Proof.String())
+		b = append(b, '\t')
+		b = append(b, e.Proof.String()...)
 	}
-	return sb.String()
+	return string(b)
 }
 
 // Each calls f for every position of the book in file order: by the
 // number of actions played to reach it (its ply), then by canonical FEN.
 func (b *Book) Each(f func(fen string, ply int, e Entry)) {
-	keys := make([]uint64, 0, len(b.entries))
-	for k := range b.entries {
-		keys = append(keys, k)
+	// The sort keys are taken out of the maps once: looked up in each
+	// comparison they made a save of a book of 85,000 positions take 0.6 s.
+	type item struct {
+		fen string
+		ply int
+		key uint64
 	}
+	items := make([]item, 0, len(b.entries))
 	n := b.Rules.PiecesCount
-	slices.SortFunc(keys, func(x, y uint64) int {
-		if px, py := ply(x, n), ply(y, n); px != py {
-			return px - py
+	for k := range b.entries {
+		items = append(items, item{b.fens[k], ply(k, n), k})
+	}
+	slices.SortFunc(items, func(x, y item) int {
+		if x.ply != y.ply {
+			return x.ply - y.ply
 		}
-		return strings.Compare(b.fens[x], b.fens[y])
+		return strings.Compare(x.fen, y.fen)
 	})
-	for _, k := range keys {
-		f(b.fens[k], ply(k, n), b.entries[k])
+	for _, it := range items {
+		f(it.fen, it.ply, b.entries[it.key])
 	}
 }
 
