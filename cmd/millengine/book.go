@@ -126,12 +126,15 @@ func bookBuild(e *env, args []string) int {
 	return 0
 }
 
+// proveSaveEvery is how often book prove writes the book while it proves.
+const proveSaveEvery = time.Minute
+
 func bookProve(e *env, args []string) int {
 	fs := e.subFlags("book prove", "book prove [--plies N] [--dir D] [--tt-file F] FILE",
 		"Proves the value of each position of the book FILE after fewer than N actions, down to the\n"+
 			"endgame tables of the whole moving phase (as millengine solve), and which of its actions\n"+
-			"keep that value; writes them into FILE after each position (the last field of its line),\n"+
-			"so that an interrupted run goes on with the same command. In play the engine then picks\n"+
+			"keep that value; writes them into FILE (the last field of its line) every minute and when it\n"+
+			"ends or is interrupted (SIGINT, SIGTERM), so that a stopped run goes on with the same command. In play the engine then picks\n"+
 			"only actions that keep a position's proven value. Progress on stderr, each position on stdout.")
 	fs.SortFlags = false
 	plies := fs.Int("plies", 3, "positions after fewer actions than this are proven")
@@ -173,7 +176,18 @@ func bookProve(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "book prove: %v\n", err)
 		return 1
 	}
-	st, err := book.Prove(e.ctx, b, s, *plies, func() error { return b.Save(path) }, func(n, all int, fen string, pr book.Proof) {
+	// The book is written at most every proveSaveEvery and at the end, not
+	// after each position: a save of 85,000 positions takes longer than
+	// many a late position's proof.
+	lastSave, unsaved := time.Now(), false
+	save := func() error {
+		if unsaved = time.Since(lastSave) < proveSaveEvery; unsaved {
+			return nil
+		}
+		lastSave = time.Now()
+		return b.Save(path)
+	}
+	st, err := book.Prove(e.ctx, b, s, *plies, save, func(n, all int, fen string, pr book.Proof) {
 		bar.clear()
 		proven.Store(int64(n))
 		total.Store(int64(all))
@@ -181,6 +195,11 @@ func bookProve(e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "%d/%d %s: %s, %d actions keep it\n", n, all, fen, pr.Value, len(pr.Keep))
 	})
 	bar.clear()
+	if unsaved {
+		if serr := b.Save(path); serr != nil {
+			err = cmp.Or(err, serr)
+		}
+	}
 	if serr := s.Save(); serr != nil {
 		fmt.Fprintf(e.stderr, "book prove: saving the table: %v\n", serr)
 		err = cmp.Or(err, serr)
