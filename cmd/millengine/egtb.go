@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -493,12 +494,25 @@ func egtbStats(e *env, args []string) int {
 		fmt.Fprintln(tw, "sector\tpositions\tstored\tslots\tused\twins\tdraws\tlosses\tlongest win\tbytes\t")
 		var tot egtb.SolveStats
 		var size int64
+		anyDTM := false
 		for _, s := range tb.Sectors() {
 			st := tb.SectorStats(s)
-			info, _ := tb.Info(s)
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.3f\t%d\t%d\t%d\t%d\t%d\t\n", s, st.Positions, st.Stored, st.Slots,
-				float64(st.Stored)/float64(st.Slots), st.Wins, st.Draws, st.Losses, st.LongestWin, info.Size)
-			if z, ok := tb.InfoOf(s, egtb.DTZ); ok {
+			info, dtm := tb.Info(s)
+			longest := strconv.Itoa(st.LongestWin)
+			z, dtz := tb.InfoOf(s, egtb.DTZ)
+			if !dtm && dtz {
+				// Beyond DTMPieces only the DTZ table is kept: its header's
+				// counts (which verify checks against its data) are the
+				// sector's; its distances are to the next removal, not the
+				// end, so the sector has no longest win of its own.
+				st, longest = z.Header, "-"
+				st.LongestWin = 0
+			} else {
+				anyDTM = true
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.3f\t%d\t%d\t%d\t%s\t%d\t\n", s, st.Positions, st.Stored, st.Slots,
+				float64(st.Stored)/float64(max(st.Slots, 1)), st.Wins, st.Draws, st.Losses, longest, info.Size)
+			if dtz {
 				// The same positions and results; the distances are to the
 				// next removal.
 				fmt.Fprintf(tw, "%s dtz\t\t\t\t\t\t\t\t%d\t%d\t\n", s, z.Header.LongestWin, z.Size)
@@ -514,8 +528,12 @@ func egtbStats(e *env, args []string) int {
 			size += info.Size
 		}
 		if tot.Slots > 0 {
-			fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%.3f\t%d\t%d\t%d\t%d\t%d\t\n", tot.Positions, tot.Stored, tot.Slots,
-				float64(tot.Stored)/float64(tot.Slots), tot.Wins, tot.Draws, tot.Losses, tot.LongestWin, size)
+			longest := "-"
+			if anyDTM {
+				longest = strconv.Itoa(tot.LongestWin)
+			}
+			fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%.3f\t%d\t%d\t%d\t%s\t%d\t\n", tot.Positions, tot.Stored, tot.Slots,
+				float64(tot.Stored)/float64(tot.Slots), tot.Wins, tot.Draws, tot.Losses, longest, size)
 		}
 		tw.Flush()
 		tb.Close()

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/millengine/millengine/internal/egtb/egtbtest"
 )
 
 // probe3v3 is the exact output of 'egtb probe' for White to move with a7 d7
@@ -186,5 +188,28 @@ func TestEGTBCommands(t *testing.T) {
 	code, stdout, stderr := runCmd(t, "", "egtb", "build", "--dir", dir, "--max-pieces", "6")
 	if code != 0 || !strings.Contains(stderr, "data checksum mismatch") || !strings.Contains(stderr, "; solving it again") || strings.HasPrefix(stdout, "3v3: positions 2691920, wins 2232160, draws 4112, losses 455648, longest win 13, already built") {
 		t.Errorf("build over a damaged file: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// Beyond 10 pieces a sector has only its DTZ table; egtb stats then gives
+// the sector's counts from that table's header (the build's, which verify
+// checks against the data) and no longest win of its own, instead of a row
+// of zeros.
+func TestEGTBStatsDTZOnly(t *testing.T) {
+	src := egtbtest.Small(t, 7)
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join(src, "plain-fly3-min3-3v3-dtz.egtb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plain-fly3-min3-3v3-dtz.egtb"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(t, "", "egtb", "stats", "--dir", dir)
+	want := `(?s)^plain-fly3-min3 \(.*\)\n +sector +positions .*\n` +
+		` +3v3 +2691920 +169626 +210140 +0\.807 +2232160 +4112 +455648 +- +0\n +3v3 dtz +13 +210268\n` +
+		` +total +2691920 +169626 +210140 +0\.807 +2232160 +4112 +455648 +- +210268\n$`
+	if code != 0 || !regexp.MustCompile(want).MatchString(stdout) {
+		t.Fatalf("exit %d, stdout\n%s\ndoes not match %q (stderr %s)", code, stdout, want, stderr)
 	}
 }
