@@ -53,7 +53,7 @@ type VerifyOptions struct {
 	// checked so far every CheckpointEvery (default 2 min) while no
 	// mismatch has been found: what a later Resume hands back, so that a
 	// kill loses at most that much of a table's check (the biggest take
-	// most of an hour).
+	// 10 to 30 minutes on two cores).
 	Resume          func(VerifyReport) (VerifyPart, bool)
 	Checkpoint      func(VerifyReport, VerifyPart)
 	CheckpointEvery time.Duration
