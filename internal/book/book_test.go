@@ -425,7 +425,8 @@ func TestBuiltinBook(t *testing.T) {
 		t.Fatalf("keeping actions by ply %v, want %v", keeps, want)
 	}
 	if wantDeeper := map[int]later{3: {wins: 20, draws: 128, bestGivesUp: 5, noneKeeps: 1}, 4: {wins: 77, draws: 149, bestGivesUp: 14, noneKeeps: 4},
-		5: {wins: 2132, draws: 2457, losses: 3, bestGivesUp: 325, noneKeeps: 82}, 6: {wins: 1134, draws: 722, bestGivesUp: 185, noneKeeps: 55}}; !maps.Equal(deeper, wantDeeper) {
+		5: {wins: 2132, draws: 2457, losses: 3, bestGivesUp: 325, noneKeeps: 82}, 6: {wins: 3540, draws: 2173, bestGivesUp: 579, noneKeeps: 181},
+		7: {wins: 7471, draws: 2984, losses: 1, bestGivesUp: 891, noneKeeps: 191}}; !maps.Equal(deeper, wantDeeper) {
 		t.Fatalf("plies 3 and later: %+v, want %+v", deeper, wantDeeper)
 	}
 }
