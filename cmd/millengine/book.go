@@ -133,9 +133,10 @@ func bookProve(e *env, args []string) int {
 	fs := e.subFlags("book prove", "book prove [--plies N] [--dir D] [--tt-file F] FILE",
 		"Proves the value of each position of the book FILE after fewer than N actions, down to the\n"+
 			"endgame tables of the whole moving phase (as millengine solve), and which of its actions\n"+
-			"keep that value; writes them into FILE (the last field of its line) every minute and when it\n"+
-			"ends or is interrupted (SIGINT, SIGTERM), so that a stopped run goes on with the same command. In play the engine then picks\n"+
-			"only actions that keep a position's proven value. Progress on stderr, each position on stdout.")
+			"keep that value; writes them into FILE (the last field of its line) every minute and when\n"+
+			"it ends or is interrupted (SIGINT, SIGTERM), so that a stopped run goes on with the same\n"+
+			"command. In play the engine then picks only actions that keep a position's proven value.\n"+
+			"Progress on stderr, each position on stdout.")
 	fs.SortFlags = false
 	plies := fs.Int("plies", 3, "positions after fewer actions than this are proven")
 	dir := fs.String("dir", e.g.egtbPath, "endgame table directory (the whole moving phase)")

@@ -223,13 +223,12 @@ func (e *verifyETA) finished(slots uint64, skipped bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.cur = 0
-	before := e.before
-	e.before = 0
-	if skipped {
-		e.total -= min(slots-min(before, slots), e.total)
+	if skipped { // a skipped table is never resumed (Skip is asked first)
+		e.total -= min(slots, e.total)
 		return
 	}
-	e.done += slots - min(before, slots)
+	e.done += slots - min(e.before, slots)
+	e.before = 0
 }
 
 // String is "   all 61.2 % (5.63 of 9.19 G slot-tables), ~3h10m left", or ""
