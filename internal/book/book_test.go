@@ -426,7 +426,7 @@ func TestBuiltinBook(t *testing.T) {
 	}
 	if wantDeeper := map[int]later{3: {wins: 20, draws: 128, bestGivesUp: 5, noneKeeps: 1}, 4: {wins: 77, draws: 149, bestGivesUp: 14, noneKeeps: 4},
 		5: {wins: 2132, draws: 2457, losses: 3, bestGivesUp: 325, noneKeeps: 82}, 6: {wins: 3540, draws: 2173, bestGivesUp: 579, noneKeeps: 181},
-		7: {wins: 7471, draws: 2984, losses: 1, bestGivesUp: 891, noneKeeps: 191}}; !maps.Equal(deeper, wantDeeper) {
+		7: {wins: 53099, draws: 25978, losses: 44, bestGivesUp: 7188, noneKeeps: 1409}}; !maps.Equal(deeper, wantDeeper) {
 		t.Fatalf("plies 3 and later: %+v, want %+v", deeper, wantDeeper)
 	}
 }
