@@ -18,8 +18,36 @@ import (
 // not finish in time changes nothing.
 
 // ProofPlacements is the most placements left (both hands) at which the
-// engine tries to prove a placing root.
-const ProofPlacements = 6
+// engine always tries to prove a placing root (with 6 left, 32–167 ms on one
+// thread with a fresh table at eight game positions). Up to
+// MaxProofPlacements it tries when its budget is at least proofCosts' (a
+// proof that does not finish wastes its budget), so that the horizon grows
+// with the time a move has.
+const (
+	ProofPlacements    = 6
+	MaxProofPlacements = 10
+)
+
+// proofCosts is what a proof with 7, 8, 9 and 10 placements left takes on
+// one thread, about the third quartile of twelve game positions each (the
+// matches against Sanmill; `solve --moves … --tt-mb 64`, a fresh table:
+// medians 217, 319, 548 and 1,619 ms, longest 337, 578, 844 and 3,046 ms;
+// on two threads medians 83, 152, 348 and 788 ms). In a game the prover's
+// table keeps the earlier moves' subtrees, so later proofs take less.
+var proofCosts = [MaxProofPlacements - ProofPlacements]time.Duration{
+	250 * time.Millisecond, 400 * time.Millisecond, 700 * time.Millisecond, 2 * time.Second,
+}
+
+// proofHorizon is the most placements left at which the engine tries to
+// prove a root within budget on threads threads (two threads take about
+// half the time of one).
+func proofHorizon(budget time.Duration, threads int) int {
+	h := ProofPlacements
+	for h < MaxProofPlacements && budget*time.Duration(max(threads, 1)) >= proofCosts[h-ProofPlacements] {
+		h++
+	}
+	return h
+}
 
 // proofTableMB is the size of the prover's own transposition table, kept
 // from one move to the next (the proofs of a game's moves share subtrees).
@@ -43,17 +71,17 @@ type proofResult struct {
 func (e *Engine) proveRoot(g *position.Game, lim Limits, moves []position.Move) *proofResult {
 	p := &g.Pos
 	left := p.InHand(position.White) + p.InHand(position.Black)
-	if left == 0 || left > ProofPlacements || lim.Depth > 0 || lim.Nodes > 0 || lim.Mate > 0 {
+	if left == 0 || left > MaxProofPlacements || lim.Depth > 0 || lim.Nodes > 0 || lim.Mate > 0 {
 		return nil
 	}
 	if solve.Supported(&g.Rules) != nil {
 		return nil
 	}
 	budget := proofBudget(&lim, p.SideToMove(), e.Options().MoveOverhead)
-	if budget <= 0 {
+	threads := min(e.Options().Threads, UsefulThreads()) // the proof's actions are shared out like the search's
+	if budget <= 0 || left > proofHorizon(budget, threads) {
 		return nil
 	}
-	threads := min(e.Options().Threads, UsefulThreads()) // the proof's actions are shared out like the search's
 	if e.prover == nil || *e.prover.Rules() != g.Rules || e.prover.Threads() != threads {
 		pr, err := solve.New(g.Rules, e.tables, solve.Options{TableMB: proofTableMB, Threads: threads, Stop: &e.stop})
 		if err != nil {

@@ -186,3 +186,23 @@ func TestTableScore(t *testing.T) {
 		t.Errorf("the table-win band %d..%d overlaps the mates or itself", ValueTBBand, ValueTBWin)
 	}
 }
+
+// The proof horizon grows with the proof's budget (a third of the move's
+// time) and its threads: 6 placements left always, 10 with two seconds on
+// one thread (infinite analysis) or one second on two.
+func TestProofHorizon(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		budget  time.Duration
+		threads int
+		want    int
+	}{
+		{1 * ms, 1, 6}, {249 * ms, 1, 6}, {250 * ms, 1, 7}, {333 * ms, 1, 7}, {333 * ms, 2, 8},
+		{399 * ms, 1, 7}, {400 * ms, 1, 8}, {700 * ms, 1, 9}, {350 * ms, 2, 9}, {1999 * ms, 1, 9},
+		{2000 * ms, 1, 10}, {1000 * ms, 2, 10}, {time.Hour, 0, 10},
+	} {
+		if got := proofHorizon(c.budget, c.threads); got != c.want {
+			t.Errorf("%v on %d threads: %d placements, want %d", c.budget, c.threads, got, c.want)
+		}
+	}
+}

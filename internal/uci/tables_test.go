@@ -295,6 +295,28 @@ func TestProofAtTheRoot(t *testing.T) {
 		t.Fatalf("no proof line with two threads: %q", lines)
 	}
 	h.send("setoption name Threads value 1")
+	// With more time the horizon grows (search.proofHorizon): seven
+	// placements left, tried with a budget of 2 s (a third of 6 s); stopped
+	// once proven, the engine plays one of the actions the proof keeps.
+	h.send("position fen ********/********/******** w p p 0 4 0 3 0 0 0 0 0 0 0 0 1", "go movetime 6000")
+	var proof string
+	for proof == "" {
+		l, ok := h.next()
+		if !ok || strings.HasPrefix(l, "bestmove") {
+			t.Fatalf("no proof with 7 placements left before %q", l)
+		}
+		if strings.HasPrefix(l, "info string proof ") {
+			proof = l
+		}
+	}
+	h.send("stop")
+	m := regexp.MustCompile(`^info string proof win in 7 placements \(\d+ nodes, \d+ ms\): keep it((?: \w\d)+)$`).FindStringSubmatch(proof)
+	if m == nil {
+		t.Fatalf("proof line %q", proof)
+	}
+	if best := h.until("bestmove"); !slices.Contains(strings.Fields(m[1]), strings.TrimPrefix(best[len(best)-1], "bestmove ")) {
+		t.Fatalf("%q: not one of the proof's actions %q", best[len(best)-1], m[1])
+	}
 	// A fixed-depth search does not prove (bench and tools stay reproducible).
 	h.send("go depth 2")
 	if lines := h.until("bestmove"); slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info string proof") }) {
