@@ -28,6 +28,7 @@ import (
 
 	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/cli"
+	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/match"
 	"github.com/millengine/millengine/internal/rules"
 )
@@ -86,7 +87,7 @@ type options struct {
 	randomOpenings                int
 	movetime, margin              int
 	tc, openings, variant, sprt   string
-	out, pgn                      string
+	out, pgn, egtbDir             string
 	seed, nodes                   uint64
 	startup                       time.Duration
 	debug, engineStderr, quiet    bool
@@ -128,6 +129,9 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	cfg, seed, err := o.config()
 	if err != nil {
 		return usageError(err)
+	}
+	if cfg.Tables != nil {
+		defer cfg.Tables.Close()
 	}
 	level := zerolog.InfoLevel
 	if o.debug {
@@ -189,6 +193,7 @@ func (o *options) flags(stderr io.Writer) *pflag.FlagSet {
 	fs.Uint64Var(&o.seed, "seed", 0, "seed for --random-openings (default: from the clock, printed)")
 	fs.StringVarP(&o.variant, "variant", "v", "nine-mens-morris", "rule preset: "+strings.Join(rules.PresetKeys(), ", "))
 	fs.IntVar(&o.maxPlies, "max-plies", 2000, "adjudicate a draw after this many actions (opening included); 0: never")
+	fs.StringVar(&o.egtbDir, "egtb-adjudicate", "", "adjudicate a draw as soon as a game reaches a position the endgame tables in this directory know to be drawn (won ones are played out)")
 	fs.IntVarP(&o.concurrency, "concurrency", "c", 1, "games played at once (each with its own engine processes)")
 	fs.StringVar(&o.sprt, "sprt", "", `"elo0,elo1[,alpha,beta]": stop when the SPRT decides (logistic Elo, trinomial; alpha=beta=0.05)`)
 	fs.StringVarP(&o.out, "out", "o", "", "write every game as a JSON line to this file")
@@ -252,6 +257,9 @@ func (o *options) printHeader(stdout io.Writer, cfg *match.Config, seed uint64) 
 	default:
 		fmt.Fprintln(stdout, "  openings: the start position")
 	}
+	if cfg.Tables != nil {
+		fmt.Fprintf(stdout, "  adjudication: draws by the endgame tables, %s\n", cfg.Tables.Coverage())
+	}
 	if o.resume {
 		fmt.Fprintf(stdout, "  resumed: %d games already in %s\n", len(cfg.Done), o.out)
 	}
@@ -303,7 +311,27 @@ func (o *options) config() (match.Config, uint64, error) {
 	if cfg.Openings, err = o.openingList(preset.Rules, seed); err != nil {
 		return cfg, 0, err
 	}
+	if o.egtbDir != "" {
+		if cfg.Tables, err = openAdjudicator(o.egtbDir, preset); err != nil {
+			return cfg, 0, err
+		}
+	}
 	return cfg, seed, cfg.Validate()
+}
+
+// openAdjudicator opens --egtb-adjudicate's tables for the variant: at
+// least one sector of its rules must be there, else the flag would
+// silently do nothing.
+func openAdjudicator(dir string, preset rules.Preset) (*egtb.Tables, error) {
+	t, err := egtb.Open(dir, &preset.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("--egtb-adjudicate: %w", err)
+	}
+	if !t.Covers(&preset.Rules) || len(t.Sectors()) == 0 {
+		t.Close()
+		return nil, fmt.Errorf("--egtb-adjudicate %s: no endgame tables for %s there", dir, preset.Key)
+	}
+	return t, nil
 }
 
 // engineSpecs reads --engine, --name, --args and --option: the engines with

@@ -130,6 +130,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{e, e, "--random-openings", "-1"}, "--random-openings -1: must not be negative"},
 		{[]string{e, e, "--startup-timeout", "0s"}, "--startup-timeout 0s: must be positive"},
 		{[]string{e, e, "--resume"}, "--resume needs --out, the file of the games to go on from"},
+		{[]string{e, e, "--egtb-adjudicate", os.TempDir() + "/millmatch-no-tables"}, "--egtb-adjudicate " + os.TempDir() + "/millmatch-no-tables: no endgame tables for nine-mens-morris there"},
 	}
 	for _, c := range cases {
 		// --games 2: should a check be missing, the test plays two quick games, not a hundred.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
@@ -29,7 +30,7 @@ type Termination string
 // ordinary ends, the rest blame the engine that loses.
 const (
 	TermRule         Termination = "rule"             // a win, or a draw by threefold repetition, N-move rule, stalemate or full board
-	TermAdjudication Termination = "adjudication"     // the ply cap was reached (a draw)
+	TermAdjudication Termination = "adjudication"     // a draw: the ply cap was reached, or the endgame tables know the position drawn
 	TermDrawClaim    Termination = "draw-claim"       // an engine's `bestmove draw` that a draw rule supports
 	TermCrash        Termination = "crash"            // the engine process died
 	TermTimeout      Termination = "timeout"          // no answer within the move time plus the margin
@@ -49,6 +50,12 @@ type GameConfig struct {
 	Margin   time.Duration // how late an answer may be before it counts as a hang / a loss on time
 	MaxPlies int           // adjudicate a draw once the game has this many actions (opening included); 0: no cap
 	Names    [2]string     // engine labels for the reasons ("white (name) crashed"); optional
+	// Tables adjudicate a draw as soon as the game reaches a position they
+	// know to be drawn (perfect play from there, as cutechess-cli's -tb
+	// does with Syzygy); nil: never. Only draws: the tables do not count the
+	// N-move rule, so a won position is played out (the engines with tables
+	// play it at once), and a drawn one cannot turn into a win by any rule.
+	Tables *egtb.Tables
 }
 
 // Outcome is the result of one game with everything the reports need.
@@ -163,6 +170,9 @@ func PlayGame(ctx context.Context, cfg GameConfig, players [2]Player) Outcome {
 		}
 		if cfg.MaxPlies > 0 && len(g.Moves) >= cfg.MaxPlies {
 			return finish(position.Draw, TermAdjudication, fmt.Sprintf("draw by adjudication after %d plies", len(g.Moves)))
+		}
+		if e, known := cfg.Tables.Lookup(&g.Rules, &g.Pos); known && e.Value.IsDraw() {
+			return finish(position.Draw, TermAdjudication, "draw by the endgame tables")
 		}
 		movegen.Generate(&g.Rules, &g.Pos, &ml)
 		if ml.N == 0 {

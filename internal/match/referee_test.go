@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/millengine/millengine/internal/egtb/egtbtest"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 )
@@ -189,5 +190,32 @@ func TestRefereeEndsByRule(t *testing.T) {
 	o = PlayGame(context.Background(), movetimeConfig(Opening{FEN: endgameFEN}), [2]Player{white, black})
 	if o.Termination != TermRule || o.Result != position.Draw || o.Reason != position.ThreefoldRepetition.String() || o.Plies != 9 {
 		t.Errorf("outcome %v %v (%s) after %d plies, want a threefold repetition draw after 9", o.Termination, o.Result, o.Reason, o.Plies)
+	}
+}
+
+// With endgame tables the referee adjudicates a draw as soon as the game
+// reaches a position they know to be drawn, before asking for an action;
+// a won position is played out (the tables do not count the N-move rule).
+func TestRefereeTableAdjudication(t *testing.T) {
+	tb := egtbtest.Open(t, 7)
+	const drawn = "@****O**/**@@**O*/**OO**** w m s 4 0 3 0 0 0 0 0 0 0 0 0 1" // 4v3, a table draw
+	cfg := movetimeConfig(Opening{FEN: drawn})
+	cfg.Tables = tb
+	white, black := &scripted{}, &scripted{}
+	o := PlayGame(context.Background(), cfg, [2]Player{white, black})
+	if o.Termination != TermAdjudication || o.Result != position.Draw || o.Reason != "draw by the endgame tables" || o.Plies != 0 || len(white.gos) != 0 {
+		t.Errorf("drawn start: %+v, white asked %d times", o, len(white.gos))
+	}
+	// Without the tables the same position is played: white is asked.
+	o = PlayGame(context.Background(), movetimeConfig(Opening{FEN: drawn}), [2]Player{white, black})
+	if len(white.gos) != 1 || o.Termination != TermForfeit {
+		t.Errorf("without tables: %+v, white asked %d times", o, len(white.gos))
+	}
+	// A table win (a mill in one by flying) is played out to the rules' end.
+	cfg = movetimeConfig(Opening{FEN: "***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1"})
+	cfg.Tables = tb
+	o = PlayGame(context.Background(), cfg, [2]Player{&scripted{answers: moves("a1-g7", "xe3")}, &scripted{}})
+	if o.Termination != TermRule || o.Result != position.WhiteWins || o.Plies != 2 {
+		t.Errorf("won start: %+v", o)
 	}
 }

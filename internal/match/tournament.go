@@ -15,6 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/record"
 	"github.com/millengine/millengine/internal/rules"
@@ -28,6 +29,7 @@ type Config struct {
 	TC             TimeControl
 	Margin         time.Duration // see GameConfig.Margin
 	MaxPlies       int           // see GameConfig.MaxPlies
+	Tables         *egtb.Tables  // see GameConfig.Tables; nil: no adjudication by the tables
 	Openings       []Opening     // used in turn, one per pair of games; empty: the start position
 	Concurrency    int           // games played at once
 	SPRT           *SPRT         // stop as soon as it decides (two engines only)
@@ -82,6 +84,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxPlies < 0 {
 		return fmt.Errorf("match: negative ply cap %d", c.MaxPlies)
+	}
+	if c.Tables != nil && !c.Tables.Covers(&c.Variant.Rules) {
+		return fmt.Errorf("match: the endgame tables in %s are not for the rules of %s", c.Tables.Dir(), c.Variant.Key)
 	}
 	if c.Concurrency < 1 {
 		return fmt.Errorf("match: concurrency must be at least 1, got %d", c.Concurrency)
@@ -578,7 +583,7 @@ func (w *worker) engine(ctx context.Context, i int) (*Process, error) {
 
 func (w *worker) play(ctx context.Context, j Job) GameRecord {
 	start := time.Now()
-	gc := GameConfig{Rules: w.cfg.Variant.Rules, Opening: j.Opening, TC: w.cfg.TC, Margin: w.cfg.Margin, MaxPlies: w.cfg.MaxPlies,
+	gc := GameConfig{Rules: w.cfg.Variant.Rules, Opening: j.Opening, TC: w.cfg.TC, Margin: w.cfg.Margin, MaxPlies: w.cfg.MaxPlies, Tables: w.cfg.Tables,
 		Names: [2]string{w.cfg.Engines[j.White].Name, w.cfg.Engines[j.Black].Name}}
 	idx := [2]int{j.White, j.Black}
 	var players [2]Player
