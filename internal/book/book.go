@@ -87,6 +87,14 @@ func (p *Proof) transformed(y bb.Symmetry) *Proof {
 	return out
 }
 
+// clone returns a copy of p that shares nothing with it, or nil for nil.
+func (p *Proof) clone() *Proof {
+	if p == nil {
+		return nil
+	}
+	return &Proof{Value: p.Value, Keep: slices.Clone(p.Keep)}
+}
+
 // String is the proof as a book line and the engine's book note write it:
 // "proven draw keep d6 f4 …".
 func (p *Proof) String() string {
@@ -210,13 +218,13 @@ func Pick(e Entry, variety int, allowed []position.Move, rng *rand.Rand) (Action
 // Put stores the entry of p (actions in p's orientation, best first); it
 // replaces an earlier entry of the same position.
 func (b *Book) Put(p *position.Position, e Entry) error {
-	_, err := b.put(p, Entry{Depth: e.Depth, Actions: slices.Clone(e.Actions), Proof: e.Proof})
+	_, err := b.put(p, Entry{Depth: e.Depth, Actions: slices.Clone(e.Actions), Proof: e.Proof.clone()})
 	return err
 }
 
-// put stores e (actions in p's orientation, which it turns in place; its
-// proof is turned in a copy) under p's canonical image and reports whether
-// it replaced an entry held there.
+// put stores e (actions and proof in p's orientation, which it turns in
+// place: e must be the caller's own) under p's canonical image and reports
+// whether it replaced an entry held there.
 func (b *Book) put(p *position.Position, e Entry) (replaced bool, err error) {
 	y, c := Canonical(p)
 	k, ok := key(&c)
@@ -227,7 +235,11 @@ func (b *Book) put(p *position.Position, e Entry) (replaced bool, err error) {
 	for i := range e.Actions {
 		e.Actions[i].Move = e.Actions[i].Move.Transform(y)
 	}
-	e.Proof = e.Proof.transformed(y)
+	if e.Proof != nil {
+		for i, m := range e.Proof.Keep {
+			e.Proof.Keep[i] = m.Transform(y)
+		}
+	}
 	b.entries[k] = e
 	b.fens[k] = c.FEN()
 	return replaced, nil
@@ -343,6 +355,7 @@ func Read(rd io.Reader, lenient bool) (*Book, error) {
 	var preset string
 	var diffSeen bool
 	var r rules.Rules
+	var toks []string // the fields of a line, reused: a book is ninety thousand lines
 	for n := 1; ; n++ {
 		line, err := br.ReadString('\n')
 		if err == io.EOF && line == "" {
@@ -381,7 +394,7 @@ func Read(rd io.Reader, lenient bool) (*Book, error) {
 		if !diffSeen {
 			return nil, fmt.Errorf("book: line %d: a position before the rules and diff header lines", n)
 		}
-		if err := b.parseLine(line); err != nil {
+		if err := b.parseLine(line, &toks); err != nil {
 			return nil, fmt.Errorf("book: line %d: %w", n, err)
 		}
 	}
@@ -413,11 +426,28 @@ func parseDiff(diff string) (rules.Rules, error) {
 	return r, nil
 }
 
-// parseLine reads one position line into the book.
-func (b *Book) parseLine(line string) error {
-	fields := strings.Split(line, "\t")
-	if len(fields) != 3 && len(fields) != 4 {
-		return fmt.Errorf("want FEN, depth, actions and an optional proof separated by tabs, got %d fields", len(fields))
+// appendFields appends the space-separated fields of s to dst.
+func appendFields(dst []string, s string) []string {
+	for f := range strings.FieldsSeq(s) {
+		dst = append(dst, f)
+	}
+	return dst
+}
+
+// parseLine reads one position line into the book; toks is scratch space
+// for its fields.
+func (b *Book) parseLine(line string, toks *[]string) error {
+	var fields [4]string
+	nf, rest := 0, line
+	for more := true; more; nf++ {
+		var f string
+		f, rest, more = strings.Cut(rest, "\t")
+		if nf < len(fields) {
+			fields[nf] = f
+		}
+	}
+	if nf != 3 && nf != 4 {
+		return fmt.Errorf("want FEN, depth, actions and an optional proof separated by tabs, got %d fields", nf)
 	}
 	fen, depthText, acts := fields[0], fields[1], fields[2]
 	p, err := position.ParseFEN(&b.Rules, fen)
@@ -429,34 +459,35 @@ func (b *Book) parseLine(line string) error {
 	if !ok || err != nil || depth < 1 || depth > 255 {
 		return fmt.Errorf("%q: want depth 1..255", trim(depthText))
 	}
-	toks := strings.Fields(acts)
-	if len(toks) == 0 || len(toks)%2 != 0 {
+	*toks = appendFields((*toks)[:0], acts)
+	if len(*toks) == 0 || len(*toks)%2 != 0 {
 		return fmt.Errorf("%q: want one or more pairs of action and score", trim(acts))
 	}
 	// The legal actions are generated once per line, not once per action:
 	// a shipped book of ninety thousand lines is read at every start.
 	var legal movegen.MoveList
 	movegen.Generate(&b.Rules, &p, &legal)
-	e := Entry{Depth: depth, Actions: make([]Action, 0, len(toks)/2)}
-	for i := 0; i < len(toks); i += 2 {
-		m, err := legalAction(&b.Rules, &p, &legal, toks[i])
+	tk := *toks
+	e := Entry{Depth: depth, Actions: make([]Action, 0, len(tk)/2)}
+	for i := 0; i < len(tk); i += 2 {
+		m, err := legalAction(&b.Rules, &p, &legal, tk[i])
 		if err != nil {
 			return err
 		}
-		sc, err := strconv.Atoi(toks[i+1])
+		sc, err := strconv.Atoi(tk[i+1])
 		if err != nil || sc < -32000 || sc > 32000 {
-			return fmt.Errorf("score %q of %s: want an integer -32000..32000", trim(toks[i+1]), toks[i])
+			return fmt.Errorf("score %q of %s: want an integer -32000..32000", trim(tk[i+1]), tk[i])
 		}
 		if slices.ContainsFunc(e.Actions, func(a Action) bool { return a.Move == m }) {
-			return fmt.Errorf("%s is listed twice", toks[i])
+			return fmt.Errorf("%s is listed twice", tk[i])
 		}
 		if len(e.Actions) > 0 && sc > e.Actions[len(e.Actions)-1].Score {
-			return fmt.Errorf("%s %d: actions must be sorted best first", toks[i], sc)
+			return fmt.Errorf("%s %d: actions must be sorted best first", tk[i], sc)
 		}
 		e.Actions = append(e.Actions, Action{Move: m, Score: sc})
 	}
-	if len(fields) == 4 {
-		if e.Proof, err = parseProof(fields[3], &b.Rules, &p, &legal); err != nil {
+	if nf == 4 {
+		if e.Proof, err = parseProof(fields[3], &b.Rules, &p, &legal, toks); err != nil {
 			return err
 		}
 	}
@@ -471,9 +502,10 @@ func (b *Book) parseLine(line string) error {
 
 // parseProof reads a line's proof field, "proven <win|draw|loss> keep
 // <action> …": the kept actions legal in p (whose legal actions are legal)
-// and listed once each.
-func parseProof(text string, r *rules.Rules, p *position.Position, legal *movegen.MoveList) (*Proof, error) {
-	toks := strings.Fields(text)
+// and listed once each. scratch is space for its fields.
+func parseProof(text string, r *rules.Rules, p *position.Position, legal *movegen.MoveList, scratch *[]string) (*Proof, error) {
+	*scratch = appendFields((*scratch)[:0], text)
+	toks := *scratch
 	if len(toks) < 4 || toks[0] != "proven" || toks[2] != "keep" {
 		return nil, fmt.Errorf("%q: want \"proven <win|draw|loss> keep <action> …\"", trim(text))
 	}
@@ -481,7 +513,7 @@ func parseProof(text string, r *rules.Rules, p *position.Position, legal *movege
 	if !ok {
 		return nil, fmt.Errorf("proven %q: want win, draw or loss", trim(toks[1]))
 	}
-	pr := &Proof{Value: v}
+	pr := &Proof{Value: v, Keep: make([]position.Move, 0, len(toks)-3)}
 	for _, tok := range toks[3:] {
 		m, err := legalAction(r, p, legal, tok)
 		if err != nil {
