@@ -77,14 +77,19 @@ func (p *Proof) Keeps(m position.Move) bool { return slices.Contains(p.Keep, m) 
 // transformed returns a copy of p with its actions mapped by y, or nil for
 // nil.
 func (p *Proof) transformed(y bb.Symmetry) *Proof {
-	if p == nil {
-		return nil
-	}
-	out := &Proof{Value: p.Value, Keep: make([]position.Move, len(p.Keep))}
-	for i, m := range p.Keep {
-		out.Keep[i] = m.Transform(y)
-	}
+	out := p.clone()
+	out.transform(y)
 	return out
+}
+
+// transform maps p's actions by y in place; nil is left alone.
+func (p *Proof) transform(y bb.Symmetry) {
+	if p == nil {
+		return
+	}
+	for i, m := range p.Keep {
+		p.Keep[i] = m.Transform(y)
+	}
 }
 
 // clone returns a copy of p that shares nothing with it, or nil for nil.
@@ -235,11 +240,7 @@ func (b *Book) put(p *position.Position, e Entry) (replaced bool, err error) {
 	for i := range e.Actions {
 		e.Actions[i].Move = e.Actions[i].Move.Transform(y)
 	}
-	if e.Proof != nil {
-		for i, m := range e.Proof.Keep {
-			e.Proof.Keep[i] = m.Transform(y)
-		}
-	}
+	e.Proof.transform(y)
 	b.entries[k] = e
 	b.fens[k] = c.FEN()
 	return replaced, nil
@@ -459,15 +460,15 @@ func (b *Book) parseLine(line string, toks *[]string) error {
 	if !ok || err != nil || depth < 1 || depth > 255 {
 		return fmt.Errorf("%q: want depth 1..255", trim(depthText))
 	}
-	*toks = appendFields((*toks)[:0], acts)
-	if len(*toks) == 0 || len(*toks)%2 != 0 {
+	tk := appendFields((*toks)[:0], acts)
+	*toks = tk
+	if len(tk) == 0 || len(tk)%2 != 0 {
 		return fmt.Errorf("%q: want one or more pairs of action and score", trim(acts))
 	}
 	// The legal actions are generated once per line, not once per action:
 	// a shipped book of ninety thousand lines is read at every start.
 	var legal movegen.MoveList
 	movegen.Generate(&b.Rules, &p, &legal)
-	tk := *toks
 	e := Entry{Depth: depth, Actions: make([]Action, 0, len(tk)/2)}
 	for i := 0; i < len(tk); i += 2 {
 		m, err := legalAction(&b.Rules, &p, &legal, tk[i])
@@ -504,8 +505,8 @@ func (b *Book) parseLine(line string, toks *[]string) error {
 // <action> …": the kept actions legal in p (whose legal actions are legal)
 // and listed once each. scratch is space for its fields.
 func parseProof(text string, r *rules.Rules, p *position.Position, legal *movegen.MoveList, scratch *[]string) (*Proof, error) {
-	*scratch = appendFields((*scratch)[:0], text)
-	toks := *scratch
+	toks := appendFields((*scratch)[:0], text)
+	*scratch = toks
 	if len(toks) < 4 || toks[0] != "proven" || toks[2] != "keep" {
 		return nil, fmt.Errorf("%q: want \"proven <win|draw|loss> keep <action> …\"", trim(text))
 	}

@@ -20,9 +20,9 @@ import (
 // ProofPlacements is the most placements left (both hands) at which the
 // engine always tries to prove a placing root (with 6 left, 32–167 ms on one
 // thread with a fresh table at eight game positions). Up to
-// MaxProofPlacements it tries when its budget is at least proofCosts' (a
-// proof that does not finish wastes its budget), so that the horizon grows
-// with the time a move has.
+// MaxProofPlacements it tries when its budget covers the cost in proofCosts
+// (a proof that does not finish wastes its budget), so that the horizon
+// grows with the time a move has.
 const (
 	ProofPlacements    = 6
 	MaxProofPlacements = 10
