@@ -102,6 +102,34 @@ func sizedParams(variant string, maxPieces int) (egtb.Params, error) {
 	return p, nil
 }
 
+// gamePieces returns the pieces a side places under a preset, for --game:
+// an error if the placing tables do not cover its placing phase.
+func gamePieces(variant string) (int, error) {
+	r, err := variantRules(variant)
+	if err != nil {
+		return 0, err
+	}
+	n, err := egtb.PlacingOf(&r)
+	if err != nil {
+		return 0, fmt.Errorf("--game: --variant %s: %w", variant, err)
+	}
+	return n, nil
+}
+
+// gameFlag declares --game.
+func gameFlag(fs *pflag.FlagSet) *bool {
+	return fs.Bool("game", false, "the whole game: the placing phase's sectors (Malom's W_B_WF_BF) too; --max-pieces then counts the pieces on the board and in hand")
+}
+
+// planOf returns the plan of a build: the moving phase's, or with pieces >
+// 0 the whole game's.
+func planOf(p egtb.Params, pieces, maxPieces int) []egtb.Job {
+	if pieces > 0 {
+		return p.GamePlan(pieces, maxPieces)
+	}
+	return p.Plan(maxPieces)
+}
+
 // sectorSpecs reads --sector's values.
 func sectorSpecs(args []string) ([]egtb.SectorSpec, error) {
 	var only []egtb.SectorSpec
@@ -131,7 +159,7 @@ func variantParams(name string) (egtb.Params, error) {
 func egtbPlan(e *env, args []string) int {
 	stdout := e.stdout
 	var dir, variant string
-	fs := e.egtbFlags("plan", "plan [--max-pieces N] [--dir D] [--variant V] [--format text|make|slurm [--binary PATH] [--threads T]]",
+	fs := e.egtbFlags("plan", "plan [--game] [--max-pieces N] [--dir D] [--variant V] [--format text|make|slurm [--binary PATH] [--threads T]]",
 		"Prints the jobs of a build in dependency order: each job is a pair of sectors (MvO with OvM)\n"+
 			"solved together, at a level one above the jobs whose tables it reads (its needs), so the jobs\n"+
 			"of one level can run at once. Per job: the tables it writes, its slots (a byte each on\n"+
@@ -140,9 +168,11 @@ func egtbPlan(e *env, args []string) int {
 			"machine (make -j N -f FILE, GNU make 4.3 or later); --format slurm a bash script that submits\n"+
 			"each job to Slurm with sbatch, after the jobs of its needs, with its memory and a time limit.\n"+
 			"Both skip the jobs whose tables are in --dir, which every job reads and writes (on a cluster\n"+
-			"a directory every node sees); the variables at their top override the paths and threads.",
+			"a directory every node sees); the variables at their top override the paths and threads.\n"+
+			"--game adds the placing phase's sectors, one job each, after the moving phase's.",
 		&dir, &variant)
-	maxPieces := fs.IntP("max-pieces", "n", egtb.MaxPieces, "most pieces on the board (both sides)")
+	maxPieces := fs.IntP("max-pieces", "n", egtb.MaxPieces, "most pieces on the board (both sides; with --game on the board and in hand)")
+	game := gameFlag(fs)
 	format := fs.String("format", "text", "text: the table of jobs; make: a Makefile; slurm: a Slurm submission script")
 	binary := fs.String("binary", "", "make, slurm: millengine on the machines that run the jobs (default: this program's absolute path)")
 	threads := fs.IntP("threads", "t", 0, "make, slurm: solver threads of a job, Slurm's --cpus-per-task (default: one per CPU here)")
@@ -153,11 +183,17 @@ func egtbPlan(e *env, args []string) int {
 	if err != nil {
 		return e.usageError("egtb plan", err.Error())
 	}
-	plan := p.Plan(*maxPieces)
+	pieces := 0
+	if *game {
+		if pieces, err = gamePieces(variant); err != nil {
+			return e.usageError("egtb plan", err.Error())
+		}
+	}
+	plan := planOf(p, pieces, *maxPieces)
 	switch {
 	case *format == "make" || *format == "slurm":
 		preset, _ := rules.PresetByName(variant) // the jobs' --variant is its key: nine-mens-morris for "Nine Men's Morris"
-		o := egtb.ScriptOptions{Params: p, Variant: preset.Key, MaxPieces: *maxPieces, Binary: *binary, Dir: dir, Threads: *threads}
+		o := egtb.ScriptOptions{Params: p, Variant: preset.Key, MaxPieces: *maxPieces, Binary: *binary, Dir: dir, Threads: *threads, Game: *game}
 		if err := egtb.WriteScript(stdout, *format, plan, o); err != nil {
 			return e.usageError("egtb plan", err.Error())
 		}
@@ -176,8 +212,12 @@ func egtbPlan(e *env, args []string) int {
 		levels = max(levels, j.Level+1)
 		sectors += len(j.Sectors)
 	}
-	fmt.Fprintf(stdout, "%s up to %d pieces: %d jobs, %d sectors, %d levels, %d slots; the largest job takes about %d MB\n",
-		p.Name(), *maxPieces, len(plan), sectors, levels, slots, peak>>20)
+	what := "pieces"
+	if *game {
+		what = "pieces on the board and in hand, the whole game"
+	}
+	fmt.Fprintf(stdout, "%s up to %d %s: %d jobs, %d sectors, %d levels, %d slots; the largest job takes about %d MB\n",
+		p.Name(), *maxPieces, what, len(plan), sectors, levels, slots, peak>>20)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "level\tjob\tsectors\ttables\tslots\tmemory MB\tneeds\tin "+dir)
 	for _, j := range plan {
@@ -218,16 +258,19 @@ func orDash(s string) string {
 func egtbBuild(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	var dir, variant string
-	fs := e.egtbFlags("build", "build [--max-pieces N | --sector MvO ...] [--dir D] [--variant V] [--threads T]",
+	fs := e.egtbFlags("build", "build [--game] [--max-pieces N | --sector MvO|W_B_WF_BF ...] [--dir D] [--variant V] [--threads T]",
 		"Solves every missing sector with at most N pieces on the board, in dependency order, and\n"+
 			"writes one file per sector (atomically: a finished sector is never lost). A pair of sectors\n"+
 			"that takes long writes a checkpoint every few minutes, and the next build goes on from it.\n"+
 			"--sector solves only the given sectors (each with its partner, OvM), whose needs (egtb plan)\n"+
 			"must be there. Prints a line per sector on stdout, progress and the time left on stderr.\n"+
-			"Sectors up to 10 pieces get a DTM and a DTZ table, bigger ones a DTZ table (see the README).",
+			"Sectors up to 10 pieces get a DTM and a DTZ table, bigger ones a DTZ table (see the README).\n"+
+			"--game solves the placing phase's sectors too (a WDL table each: win, draw or loss), after\n"+
+			"the moving phase's; --max-pieces then counts the pieces on the board and in hand (18: all).",
 		&dir, &variant)
-	maxPieces := fs.IntP("max-pieces", "n", egtb.DTMPieces, "most pieces on the board (both sides; 18 is the whole moving phase)")
-	sectors := fs.StringSlice("sector", nil, "solve only these sectors, MvO (repeat or comma-separate)")
+	maxPieces := fs.IntP("max-pieces", "n", egtb.DTMPieces, "most pieces on the board (both sides; 18 is the whole moving phase; with --game on the board and in hand)")
+	sectors := fs.StringSlice("sector", nil, "solve only these sectors, MvO or W_B_WF_BF (repeat or comma-separate)")
+	game := gameFlag(fs)
 	threads := fs.IntP("threads", "t", 0, "solver goroutines (default: one per CPU)")
 	every := fs.Duration("checkpoint-every", egtb.DefaultCheckpointEvery, "least time between two checkpoints of a pair being solved (0: none)")
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
@@ -247,6 +290,15 @@ func egtbBuild(e *env, args []string) int {
 	if len(only) > 0 && !fs.Changed("max-pieces") {
 		*maxPieces = egtb.MaxPieces
 	}
+	for _, s := range only {
+		*game = *game || s.Placing()
+	}
+	pieces := 0
+	if *game {
+		if pieces, err = gamePieces(variant); err != nil {
+			return e.usageError("egtb build", err.Error())
+		}
+	}
 	if *every < 0 {
 		return e.usageError("egtb build", fmt.Sprintf("--checkpoint-every %s is negative", *every))
 	}
@@ -254,7 +306,7 @@ func egtbBuild(e *env, args []string) int {
 	if ckpt == 0 {
 		ckpt = -1
 	}
-	plan := p.Plan(*maxPieces)
+	plan := planOf(p, pieces, *maxPieces)
 	if len(only) > 0 {
 		var jobs []egtb.Job
 		for _, s := range only {
@@ -271,13 +323,13 @@ func egtbBuild(e *env, args []string) int {
 	var size int64
 	var n, maxCnt int
 	tb, err := egtb.Build(e.ctx, egtb.BuildOptions{
-		Dir: dir, Params: p, MaxPieces: *maxPieces, Threads: *threads, Progress: bar.update,
+		Dir: dir, Params: p, MaxPieces: *maxPieces, Pieces: pieces, Threads: *threads, Progress: bar.update,
 		Warn:            func(s string) { bar.clear(); fmt.Fprintf(stderr, "egtb build: %s\n", s) },
 		CheckpointEvery: ckpt, Only: only,
 	}, func(r egtb.SectorReport) {
 		bar.clear()
 		size += r.Size
-		if r.Metric == egtb.DTZ {
+		if r.Metric != egtb.DTM {
 			n++
 		}
 		maxCnt = max(maxCnt, r.MaxCounter)
@@ -310,6 +362,8 @@ func sectorLine(r egtb.SectorReport) string {
 	st := r.Stats
 	s := fmt.Sprintf("%s: positions %d, wins %d, draws %d, losses %d, longest win %d", r.Spec, st.Positions, st.Wins, st.Draws, st.Losses, st.LongestWin)
 	switch {
+	case r.Metric == egtb.WDL:
+		s = fmt.Sprintf("%s: positions %d, wins %d, draws %d, losses %d", r.Spec, st.Positions, st.Wins, st.Draws, st.Losses)
 	case r.Metric == egtb.DTZ && r.Spec.M+r.Spec.O <= egtb.DTMPieces:
 		// Same positions and results as the line before; the distances are
 		// to the next removal.

@@ -16,8 +16,12 @@ import (
 type BuildOptions struct {
 	Dir       string
 	Params    Params
-	MaxPieces int // solve every sector with at most this many pieces on the board
-	Threads   int // goroutines for the solver (≤ 0: one per CPU)
+	MaxPieces int // solve every sector with at most this many pieces on the board (and in hand, with Pieces)
+	// Pieces, if not 0, is the number of pieces a side places: the build
+	// then solves the placing phase's sectors too (GamePlan), MaxPieces
+	// counting the pieces on the board and in hand.
+	Pieces  int
+	Threads int // goroutines for the solver (≤ 0: one per CPU)
 	// Progress, if set, receives the solver's progress; phase names the sector.
 	Progress Progress
 	// Warn, if set, receives notes such as a damaged file being rebuilt or
@@ -104,7 +108,7 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 		return nil, err
 	}
 	for _, f := range files {
-		if f.params != o.Params || f.spec.M+f.spec.O > o.MaxPieces {
+		if f.params != o.Params || f.spec.Pieces() > o.MaxPieces || (f.metric == WDL && o.Pieces == 0) {
 			continue
 		}
 		if err := t.load(f.path, f.spec, f.metric); err != nil {
@@ -112,6 +116,9 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 		}
 	}
 	plan := o.Params.Plan(o.MaxPieces)
+	if o.Pieces > 0 {
+		plan = o.Params.GamePlan(o.Pieces, o.MaxPieces)
+	}
 	if len(o.Only) > 0 {
 		var only []Job
 		for _, s := range o.Only {
@@ -137,7 +144,12 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 						return nil, err
 					}
 				}
-				err := t.buildPair(ctx, o, j, metric, report)
+				var err error
+				if metric == WDL {
+					err = t.buildPlacing(ctx, o, j, report)
+				} else {
+					err = t.buildPair(ctx, o, j, metric, report)
+				}
 				if errors.As(err, &damaged) && attempt < 3 && len(o.Only) == 0 {
 					warn(damaged.Error() + "; removed, solving it again")
 					break jobs
@@ -161,12 +173,13 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 func (t *Tables) checkNeeds(j Job, metric Metric) error {
 	var missing []string
 	for _, s := range j.Needs {
-		tb := t.lookupWDL(s.M, s.O)
-		if metric == DTM {
-			tb = t.lookup(s.M, s.O)
-		}
-		if tb == nil {
-			missing = append(missing, fileName(t.params, s, metric))
+		switch {
+		case metric == DTM && t.lookup(s.M, s.O) == nil:
+			missing = append(missing, fileName(t.params, s, DTM))
+		case s.Placing() && !t.Has(s):
+			missing = append(missing, fileName(t.params, s, WDL))
+		case !s.Placing() && t.lookupWDL(s.M, s.O) == nil:
+			missing = append(missing, fileName(t.params, s, DTZ))
 		}
 	}
 	if len(missing) > 0 {
@@ -219,7 +232,7 @@ func (t *Tables) buildPair(ctx context.Context, o BuildOptions, j Job, metric Me
 	copies, free := exitCopies(base, o.Params, pair)
 	defer free()
 	job.look = func(m, o int) *table {
-		if c := copies[SectorSpec{m, o}]; c != nil {
+		if c := copies[SectorSpec{M: m, O: o}]; c != nil {
 			return c
 		}
 		return base(m, o)
@@ -258,7 +271,7 @@ func (t *Tables) buildPair(ctx context.Context, o BuildOptions, j Job, metric Me
 		}
 		sec := newSector(s.M, s.O)
 		path := filepath.Join(o.Dir, fileName(o.Params, s, metric))
-		if err := writeSector(path, o.Params, metric, sec, data[j], sectorStats(sec, data[j])); err != nil {
+		if err := writeSector(path, o.Params, metric, s, sec, data[j], sectorStats(sec, data[j])); err != nil {
 			return fmt.Errorf("egtb: writing %s: %w", path, err)
 		}
 		if err := t.load(path, s, metric); err != nil {
@@ -281,6 +294,64 @@ func (t *Tables) buildPair(ctx context.Context, o BuildOptions, j Job, metric Me
 	return nil
 }
 
+// buildPlacing solves a placing sector's WDL table unless it is there,
+// writes and loads it, and reports it. The moving-phase tables it reads are
+// turned into two-bit codes first (the last placement's children), the
+// placing ones are read as they are mapped.
+func (t *Tables) buildPlacing(ctx context.Context, o BuildOptions, j Job, report func(SectorReport)) error {
+	s := j.Sectors[0]
+	if t.Has(s) {
+		report(t.report(s, j.Sectors, WDL, 0, true))
+		return nil
+	}
+	views := map[SectorSpec]*wdlView{}
+	for _, n := range j.Needs {
+		var tb *table
+		if n.Placing() {
+			tb = t.placingTable(n)
+		} else {
+			tb = t.lookupWDL(n.M, n.O)
+		}
+		if tb == nil {
+			continue // the solve says which is missing
+		}
+		if err := tb.checkData(); err != nil {
+			t.unload(n, tb.hdr.metric)
+			os.Remove(tb.path)
+			return err
+		}
+		if n.Placing() {
+			views[n] = &wdlView{sec: tb.sec, data: tb.data}
+		} else {
+			views[n] = movingView(tb, o.Threads)
+		}
+	}
+	start := time.Now()
+	memory.ResetPeak()
+	prog := o.Progress
+	data, st, err := solvePlacing(ctx, placingJob{p: o.Params, s: s, look: func(n SectorSpec) *wdlView { return views[n] }, threads: o.Threads, prog: prog})
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return &InterruptedError{Kept: t.Sectors(), Dropped: j.Sectors, Err: err}
+		}
+		return err
+	}
+	if prog != nil {
+		prog(s.String()+" wdl write", 0, 0)
+	}
+	path := filepath.Join(o.Dir, fileName(o.Params, s, WDL))
+	if err := writeSector(path, o.Params, WDL, s, newSector(s.M, s.O), data, st); err != nil {
+		return fmt.Errorf("egtb: writing %s: %w", path, err)
+	}
+	if err := t.load(path, s, WDL); err != nil {
+		return err
+	}
+	r := t.report(s, j.Sectors, WDL, time.Since(start), false)
+	r.PeakRSS, _ = memory.Peak()
+	report(r)
+	return nil
+}
+
 // exitCopies copies the tables the pair's captures lead to, as look gives
 // them, into memory with huge pages: the init pass reads them at random, and
 // a mapped file's 4 KB pages cost a TLB miss on most reads of a large one.
@@ -290,7 +361,7 @@ func exitCopies(look func(m, o int) *table, p Params, pair []SectorSpec) (map[Se
 	var frees []func()
 	for _, s := range pair {
 		for _, n := range []int{1, 2} {
-			e := SectorSpec{s.O - n, s.M}
+			e := SectorSpec{M: s.O - n, O: s.M}
 			tb := look(e.M, e.O)
 			if tb == nil || copies[e] != nil || (n == 2 && !p.RemoveMultiple) {
 				continue
@@ -314,10 +385,7 @@ func exitCopies(look func(m, o int) *table, p Params, pair []SectorSpec) (map[Se
 }
 
 func (t *Tables) report(s SectorSpec, pair []SectorSpec, metric Metric, el time.Duration, existing bool) SectorReport {
-	tb := t.lookup(s.M, s.O)
-	if metric == DTZ {
-		tb = t.lookupDTZ(s.M, s.O)
-	}
+	tb := t.table(s, metric)
 	r := SectorReport{Spec: s, Metric: metric, Path: tb.path, Stats: tb.hdr.stats, Size: int64(headerSize + len(tb.data)),
 		Elapsed: el, Partner: pair[len(pair)-1], Existing: existing}
 	if pair[0] != s {

@@ -21,9 +21,9 @@ import (
 func TestCheckpointResume(t *testing.T) {
 	// Without flying the 3v4 pair solves in well under a second, with many
 	// plies; under the race detector the smaller 3v3.
-	p, maxPieces, pair := Params{MinPieces: 3}, 7, SectorSpec{3, 4}
+	p, maxPieces, pair := Params{MinPieces: 3}, 7, SectorSpec{M: 3, O: 4}
 	if raceEnabled || testing.Short() {
-		maxPieces, pair = 6, SectorSpec{3, 3}
+		maxPieces, pair = 6, SectorSpec{M: 3, O: 3}
 	}
 	ref := t.TempDir()
 	buildTest(t, ref, p, maxPieces)
@@ -123,7 +123,7 @@ func TestCheckpointRefused(t *testing.T) {
 		w.cells[i] = uint32(i * 7)
 	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, ckptName(p, SectorSpec{3, 3}, DTZ))
+	path := filepath.Join(dir, ckptName(p, SectorSpec{M: 3, O: 3}, DTZ))
 	var notes []string
 	c := &checkpointer{path: path, note: func(s string) { notes = append(notes, s) }, params: p, metric: DTZ, m: 3, o: 3}
 	st := solveState{initDone: [2]uint32{sec.size}, nextPly: 5, hi: 9, maxCnt: 17}

@@ -28,10 +28,12 @@ import (
 //	20     1     MayRemoveFromMillsAlways (0/1)
 //	21     1     MayRemoveMultiple (0/1)
 //	22     1     StalemateAction (0)
-//	23     1     metric: 0 distance to the end (DTM), 1 distance to zeroing (DTZ)
-//	24     1     m: pieces of the side to move
-//	25     1     o: pieces of the other side
-//	26     6     reserved (0)
+//	23     1     metric: 0 distance to the end (DTM), 1 distance to zeroing (DTZ), 2 win/draw/loss (WDL)
+//	24     1     m: pieces of the side to move on the board
+//	25     1     o: pieces of the other side on the board
+//	26     1     mf: pieces of the side to move in hand (WDL tables of the placing phase; else 0)
+//	27     1     of: pieces of the other side in hand (likewise)
+//	28     4     reserved (0)
 //	32     8     slots (the entry count)
 //	40     8     used slots
 //	48     4     CRC-32C (Castagnoli) of the data
@@ -45,6 +47,13 @@ import (
 // Values: 0 draw, 2d win d, 2d+1 loss d, 0xFF an unused slot. A DTZ file
 // counts the turns to the next removal (or the end of the game) instead of
 // the turns to the end, on the same slots, with the same win/draw/loss.
+//
+// A WDL file (the placing phase's sectors, see placing.go) holds two bits a
+// slot, four slots a byte from the lowest bits up: 0 draw, 1 win, 2 loss, 3
+// an unused slot (and the bits past the last slot). The placing phase is
+// acyclic and every placement resets the N-move counter, so the result is
+// all a placing position needs; the distances live in the moving phase's
+// tables that its games lead to.
 
 const (
 	fileMagic     = "MILLEGTB"
@@ -69,14 +78,29 @@ const (
 	// can be converted under the N-move rule when its zeroing distance fits
 	// what the counter leaves.
 	DTZ Metric = 1
+	// WDL keeps the result only (win, draw or loss), two bits a slot: the
+	// tables of the placing phase.
+	WDL Metric = 2
 )
 
-// String returns "dtm" or "dtz".
+// String returns "dtm", "dtz" or "wdl".
 func (m Metric) String() string {
-	if m == DTZ {
+	switch m {
+	case DTZ:
 		return "dtz"
+	case WDL:
+		return "wdl"
 	}
 	return "dtm"
+}
+
+// dataSize is the size in bytes of the data of a table of the metric with
+// the given number of slots.
+func (m Metric) dataSize(slots uint64) uint64 {
+	if m == WDL {
+		return (slots + 3) / 4
+	}
+	return slots
 }
 
 // header is the decoded header of a sector file.
@@ -84,6 +108,7 @@ type header struct {
 	params Params
 	metric Metric
 	m, o   int
+	mf, of int // pieces in hand (placing sectors)
 	slots  uint64
 	stored uint64
 	crc    uint32
@@ -107,7 +132,7 @@ func (h *header) encode() []byte {
 	p := h.params
 	buf[16], buf[17], buf[18], buf[19] = b2u(p.Diagonal), b2u(p.Fly > 0), byte(p.Fly), byte(p.MinPieces)
 	buf[20], buf[21], buf[22], buf[23] = b2u(p.RemoveFromMills), b2u(p.RemoveMultiple), 0, byte(h.metric)
-	buf[24], buf[25] = byte(h.m), byte(h.o)
+	buf[24], buf[25], buf[26], buf[27] = byte(h.m), byte(h.o), byte(h.mf), byte(h.of)
 	le.PutUint64(buf[32:], h.slots)
 	le.PutUint64(buf[40:], h.stored)
 	le.PutUint32(buf[48:], h.crc)
@@ -144,17 +169,20 @@ func parseHeader(buf []byte) (header, error) {
 	if v := le.Uint16(buf[12:]); v != headerSize {
 		return h, fmt.Errorf("header size %d (want %d)", v, headerSize)
 	}
-	for _, r := range [][2]int{{14, 16}, {26, 32}, {52, 56}, {92, 124}} {
+	for _, r := range [][2]int{{14, 16}, {28, 32}, {52, 56}, {92, 124}} {
 		for i := r[0]; i < r[1]; i++ {
 			if buf[i] != 0 {
 				return h, fmt.Errorf("reserved header byte %d is %d, want 0", i, buf[i])
 			}
 		}
 	}
-	for _, i := range []int{16, 17, 20, 21, 23} {
+	for _, i := range []int{16, 17, 20, 21} {
 		if buf[i] > 1 {
 			return h, fmt.Errorf("header byte %d is %d, want 0 or 1", i, buf[i])
 		}
+	}
+	if buf[23] > byte(WDL) {
+		return h, fmt.Errorf("metric %d (0 dtm, 1 dtz, 2 wdl)", buf[23])
 	}
 	if buf[22] != 0 {
 		return h, fmt.Errorf("StalemateAction %d: only 0 is supported", buf[22])
@@ -165,8 +193,15 @@ func parseHeader(buf []byte) (header, error) {
 		return h, fmt.Errorf("invalid rule parameters (MayFly %d, flyPieceCount %d, PiecesAtLeastCount %d)", buf[17], buf[18], buf[19])
 	}
 	h.metric = Metric(buf[23])
-	h.m, h.o = int(buf[24]), int(buf[25])
-	if h.m < h.params.MinPieces || h.o < h.params.MinPieces || h.m > maxSetSize || h.o > maxSetSize || h.m+h.o > MaxPieces {
+	h.m, h.o, h.mf, h.of = int(buf[24]), int(buf[25]), int(buf[26]), int(buf[27])
+	switch spec := h.spec(); {
+	case h.metric == WDL:
+		if !h.params.validPlacing(spec) {
+			return h, fmt.Errorf("invalid placing sector %s", spec.Malom())
+		}
+	case spec.Placing():
+		return h, fmt.Errorf("a %s table of placing sector %s (placing sectors have WDL tables)", h.metric, spec.Malom())
+	case h.m < h.params.MinPieces || h.o < h.params.MinPieces || h.m > maxSetSize || h.o > maxSetSize || h.m+h.o > MaxPieces:
 		return h, fmt.Errorf("invalid sector %dv%d", h.m, h.o)
 	}
 	h.slots = le.Uint64(buf[32:])
@@ -178,7 +213,7 @@ func parseHeader(buf []byte) (header, error) {
 		Stored: h.stored, Slots: h.slots,
 	}
 	if want := uint64(newSector(h.m, h.o).size); h.slots != want {
-		return h, fmt.Errorf("entry count %d, want %d for sector %dv%d", h.slots, want, h.m, h.o)
+		return h, fmt.Errorf("entry count %d, want %d for sector %s", h.slots, want, h.spec())
 	}
 	if h.stored > h.slots {
 		return h, fmt.Errorf("used slots %d exceed the entry count %d", h.stored, h.slots)
@@ -186,13 +221,20 @@ func parseHeader(buf []byte) (header, error) {
 	return h, nil
 }
 
+// spec is the sector the header names.
+func (h *header) spec() SectorSpec { return SectorSpec{M: h.m, O: h.o, MF: h.mf, OF: h.of} }
+
 // FileName returns the file name of a sector's DTM table:
 // "plain-fly3-min3-3v4.egtb".
 func FileName(p Params, s SectorSpec) string { return fileName(p, s, DTM) }
 
 // fileName returns the file name of a sector's table of the metric: the DTZ
-// table is "plain-fly3-min3-3v4-dtz.egtb".
+// table is "plain-fly3-min3-3v4-dtz.egtb", a placing sector's (WDL) table
+// "plain-fly3-min3-8_8_1_1.egtb".
 func fileName(p Params, s SectorSpec, m Metric) string {
+	if m == WDL {
+		return fmt.Sprintf("%s-%s%s", p.Name(), s.Malom(), fileExtension)
+	}
 	suffix := ""
 	if m == DTZ {
 		suffix = "-dtz"
@@ -200,7 +242,7 @@ func fileName(p Params, s SectorSpec, m Metric) string {
 	return fmt.Sprintf("%s-%dv%d%s%s", p.Name(), s.M, s.O, suffix, fileExtension)
 }
 
-var fileNameRE = regexp.MustCompile(`^(plain|diag)-(nofly|fly[34])-min([345])((?:-anymill)?)((?:-multi)?)-(\d+)v(\d+)((?:-dtz)?)\.egtb$`)
+var fileNameRE = regexp.MustCompile(`^(plain|diag)-(nofly|fly[34])-min([345])((?:-anymill)?)((?:-multi)?)-(?:(\d+)v(\d+)((?:-dtz)?)|(\d)_(\d)_(\d)_(\d))\.egtb$`)
 
 // ParseFileName reads a sector file's name back into its parameters and
 // sector (of either metric).
@@ -219,22 +261,30 @@ func parseFileName(name string) (Params, SectorSpec, Metric, bool) {
 		p.Fly = int(f[2][3] - '0')
 	}
 	p.MinPieces = int(f[3][0] - '0')
+	if !p.valid() || p.Name()+"-" != name[:len(p.Name())+1] {
+		return Params{}, SectorSpec{}, 0, false
+	}
+	if f[9] != "" {
+		n := func(i int) int { return int(f[i][0] - '0') }
+		s := SectorSpec{M: n(9), O: n(10), MF: n(11), OF: n(12)}
+		if !p.validPlacing(s) {
+			return Params{}, SectorSpec{}, 0, false
+		}
+		return p, s, WDL, true
+	}
 	m, _ := strconv.Atoi(f[6])
 	o, _ := strconv.Atoi(f[7])
 	metric := DTM
 	if f[8] != "" {
 		metric = DTZ
 	}
-	if !p.valid() || p.Name()+"-" != name[:len(p.Name())+1] {
-		return Params{}, SectorSpec{}, 0, false
-	}
-	return p, SectorSpec{m, o}, metric, true
+	return p, SectorSpec{M: m, O: o}, metric, true
 }
 
 // writeSector writes a sector's data to path atomically: a temporary file in
 // the same directory, synced, then renamed over path.
-func writeSector(path string, p Params, metric Metric, sec *sector, data []byte, st SolveStats) (err error) {
-	h := header{params: p, metric: metric, m: sec.m, o: sec.o, slots: uint64(sec.size), stored: st.Stored,
+func writeSector(path string, p Params, metric Metric, spec SectorSpec, sec *sector, data []byte, st SolveStats) (err error) {
+	h := header{params: p, metric: metric, m: sec.m, o: sec.o, mf: spec.MF, of: spec.OF, slots: uint64(sec.size), stored: st.Stored,
 		crc: crc32.Checksum(data, castagnoli), stats: st}
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
@@ -305,10 +355,10 @@ func checkFile(path string, buf []byte, p Params, s SectorSpec, metric Metric, a
 	if h.params != p {
 		return h, &FileError{path, fmt.Sprintf("solved under other rules (%s), its name says %s", h.params.Name(), p.Name())}
 	}
-	if h.m != s.M || h.o != s.O {
-		return h, &FileError{path, fmt.Sprintf("holds sector %dv%d, its name says %s", h.m, h.o, s)}
+	if h.spec() != s {
+		return h, &FileError{path, fmt.Sprintf("holds sector %s, its name says %s", h.spec(), s)}
 	}
-	if want := uint64(headerSize) + h.slots; uint64(len(buf)) != want {
+	if want := uint64(headerSize) + h.metric.dataSize(h.slots); uint64(len(buf)) != want {
 		what := "truncated"
 		if uint64(len(buf)) > want {
 			what = "too long"
@@ -322,8 +372,33 @@ func checkFile(path string, buf []byte, p Params, s SectorSpec, metric Metric, a
 	if c := crc32.Checksum(data, castagnoli); c != h.crc {
 		return h, &FileError{path, fmt.Sprintf("data checksum mismatch (stored %08x, computed %08x)", h.crc, c)}
 	}
-	if n := h.slots - uint64(bytes.Count(data, []byte{unused})); n != h.stored {
+	if n := usedSlots(h.metric, data, h.slots); n != h.stored {
 		return h, &FileError{path, fmt.Sprintf("used slots %d, the data has %d", h.stored, n)}
 	}
 	return h, nil
 }
+
+// usedSlots counts the slots of a table's data that hold a value.
+func usedSlots(m Metric, data []byte, slots uint64) uint64 {
+	if m != WDL {
+		return slots - uint64(bytes.Count(data, []byte{unused}))
+	}
+	var n uint64
+	for _, b := range data {
+		n += uint64(usedInByte[b])
+	}
+	return n
+}
+
+// usedInByte[b] is the number of the four 2-bit entries of b that are not
+// codeUnused.
+var usedInByte = func() (t [256]uint8) {
+	for b := range t {
+		for k := 0; k < 8; k += 2 {
+			if b>>k&3 != codeUnused {
+				t[b]++
+			}
+		}
+	}
+	return t
+}()

@@ -18,7 +18,7 @@ import (
 
 // file3v3 returns the bytes of the shared standard 3v3 file.
 func file3v3(t testing.TB) []byte {
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), FileName(Standard, SectorSpec{3, 3})))
+	b, err := os.ReadFile(filepath.Join(sharedDir(t), FileName(Standard, SectorSpec{M: 3, O: 3})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func resign(b []byte) []byte {
 // the fault, and never loads a damaged file.
 func TestOpenRefusesDamagedFiles(t *testing.T) {
 	good := file3v3(t)
-	name := FileName(Standard, SectorSpec{3, 3})
+	name := FileName(Standard, SectorSpec{M: 3, O: 3})
 	diag := Params{Diagonal: true, Fly: 3, MinPieces: 3}
 	tests := []struct {
 		name   string
@@ -55,8 +55,8 @@ func TestOpenRefusesDamagedFiles(t *testing.T) {
 		{"wrong entry count", "", func(b []byte) []byte { b[32]++; return resign(b) }, "entry count 210141, want 210140"},
 		{"wrong used count", "", func(b []byte) []byte { b[40]++; return resign(b) }, "used slots 169627, the data has 169626"},
 		{"other rules", "", func(b []byte) []byte { b[16] = 1; return resign(b) }, "solved under other rules (diag-fly3-min3), its name says plain-fly3-min3"},
-		{"renamed to other rules", FileName(diag, SectorSpec{3, 3}), nil, "solved under other rules (plain-fly3-min3), its name says diag-fly3-min3"},
-		{"renamed to other sector", FileName(Standard, SectorSpec{4, 4}), nil, "holds sector 3v3, its name says 4v4"},
+		{"renamed to other rules", FileName(diag, SectorSpec{M: 3, O: 3}), nil, "solved under other rules (plain-fly3-min3), its name says diag-fly3-min3"},
+		{"renamed to other sector", FileName(Standard, SectorSpec{M: 4, O: 4}), nil, "holds sector 3v3, its name says 4v4"},
 		{"stalemate action", "", func(b []byte) []byte { b[22] = 2; return resign(b) }, "StalemateAction 2"},
 		{"reserved byte", "", func(b []byte) []byte { b[100] = 1; return resign(b) }, "reserved header byte 100"},
 	}
@@ -101,7 +101,7 @@ func TestOpenRefusesDamagedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb, err := OpenParams(dir, Standard)
-	if err != nil || !tb.Has(SectorSpec{3, 3}) || len(tb.Sectors()) != 1 {
+	if err != nil || !tb.Has(SectorSpec{M: 3, O: 3}) || len(tb.Sectors()) != 1 {
 		t.Fatalf("the good file: %v", err)
 	}
 	tb.Close()
@@ -117,7 +117,7 @@ func TestOpenRefusesDamagedFiles(t *testing.T) {
 // unknown, and Why says why.
 func TestProbeOtherRules(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, FileName(Standard, SectorSpec{3, 3})), file3v3(t), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, FileName(Standard, SectorSpec{M: 3, O: 3})), file3v3(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	std := rules.Default()
@@ -199,7 +199,7 @@ func FuzzOpen(f *testing.F) {
 		// standard 3v3 file: accepted only if every field but the counts kept
 		// for information (56–91) is the good file's.
 		file := append(bytes.Clone(hdr[:headerSize]), good[headerSize:]...)
-		if _, err := checkFile("fuzz.egtb", file, Standard, SectorSpec{3, 3}, DTM, true); err == nil && !bytes.Equal(file[:56], good[:56]) {
+		if _, err := checkFile("fuzz.egtb", file, Standard, SectorSpec{M: 3, O: 3}, DTM, true); err == nil && !bytes.Equal(file[:56], good[:56]) {
 			t.Fatalf("accepted a file that is not the good one:\n%x", file[:headerSize])
 		}
 	})
@@ -211,7 +211,7 @@ func FuzzOpen(f *testing.F) {
 func TestOpenChecksLargeFilesByHeader(t *testing.T) {
 	dir := t.TempDir()
 	copyShared(t, dir)
-	path := filepath.Join(dir, FileName(Standard, SectorSpec{3, 3}))
+	path := filepath.Join(dir, FileName(Standard, SectorSpec{M: 3, O: 3}))
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +224,7 @@ func TestOpenChecksLargeFilesByHeader(t *testing.T) {
 	quickCheckBytes = 1000 // 3v3 counts as large
 	defer func() { quickCheckBytes = old }()
 	tb, err := OpenParams(dir, Standard)
-	if err != nil || !tb.Has(SectorSpec{3, 3}) {
+	if err != nil || !tb.Has(SectorSpec{M: 3, O: 3}) {
 		t.Fatalf("Open: %v", err)
 	}
 	tb.Close()
@@ -245,7 +245,7 @@ func TestBuildDamagedNeed(t *testing.T) {
 	ref := t.TempDir()
 	buildTest(t, ref, p, 7)
 	dir := t.TempDir()
-	name := fileName(p, SectorSpec{3, 3}, DTM)
+	name := fileName(p, SectorSpec{M: 3, O: 3}, DTM)
 	good, err := os.ReadFile(filepath.Join(ref, name))
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +255,7 @@ func TestBuildDamagedNeed(t *testing.T) {
 	for _, f := range []struct {
 		name string
 		b    []byte
-	}{{name, bad}, {fileName(p, SectorSpec{3, 3}, DTZ), nil}} {
+	}{{name, bad}, {fileName(p, SectorSpec{M: 3, O: 3}, DTZ), nil}} {
 		b := f.b
 		if b == nil {
 			if b, err = os.ReadFile(filepath.Join(ref, f.name)); err != nil {
@@ -279,7 +279,7 @@ func TestBuildDamagedNeed(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], name+": data checksum mismatch") || !strings.HasSuffix(notes[0], "; removed, solving it again") {
 		t.Fatalf("notes %q", notes)
 	}
-	for _, s := range []SectorSpec{{3, 3}, {3, 4}, {4, 3}} {
+	for _, s := range []SectorSpec{{M: 3, O: 3}, {M: 3, O: 4}, {M: 4, O: 3}} {
 		for _, m := range []Metric{DTM, DTZ} {
 			got, err1 := os.ReadFile(filepath.Join(dir, fileName(p, s, m)))
 			want, err2 := os.ReadFile(filepath.Join(ref, fileName(p, s, m)))

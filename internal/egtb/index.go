@@ -161,10 +161,12 @@ var (
 	setTableOnce [maxSetSize + 1]sync.Once
 )
 
-// setsOf returns the table of canonical sets of n points (built once).
+// setsOf returns the table of canonical sets of n points (built once). The
+// table of 0 points holds the empty set, which every symmetry fixes: the
+// side without a piece on the board in a placing sector.
 func setsOf(n int) *setTable {
-	if n < 1 || n > maxSetSize {
-		panic(fmt.Sprintf("egtb: no set table for %d points (1..%d)", n, maxSetSize))
+	if n < 0 || n > maxSetSize {
+		panic(fmt.Sprintf("egtb: no set table for %d points (0..%d)", n, maxSetSize))
 	}
 	setTableOnce[n].Do(func() { setTables[n] = buildSetTable(n) })
 	return setTables[n]
@@ -172,6 +174,10 @@ func setsOf(n int) *setTable {
 
 func buildSetTable(n int) *setTable {
 	t := &setTable{n: n, info: make([]uint64, binom[24][n])}
+	if n == 0 {
+		t.sets, t.info[0] = []bb.Bitboard{0}, 1<<bb.NumSymmetries-1
+		return t
+	}
 	// Gosper's hack visits the n-sets in increasing order, which is colex order.
 	s := uint32(1)<<n - 1
 	for r := uint32(0); r < binom[24][n]; r++ {
@@ -205,7 +211,7 @@ func buildSetTable(n int) *setTable {
 }
 
 // sector is the index of the positions with m pieces for the side to move and
-// o for the other side.
+// o for the other side (either may be 0 in the placing phase).
 type sector struct {
 	m, o   int
 	movers *setTable
@@ -214,7 +220,7 @@ type sector struct {
 }
 
 func newSector(m, o int) *sector {
-	if m < 1 || o < 1 || m > maxSetSize || m+o > bb.NumSquares {
+	if m < 0 || o < 0 || m > maxSetSize || m+o > bb.NumSquares {
 		panic(fmt.Sprintf("egtb: no sector %dv%d", m, o))
 	}
 	t := setsOf(m)

@@ -84,7 +84,7 @@ func TestSetTables(t *testing.T) {
 // position maps to another slot (the one of its canonical form). The used
 // slots weighted by orbit size count every placement exactly once.
 func TestIndexRoundTrip(t *testing.T) {
-	for _, sp := range []SectorSpec{{3, 3}, {4, 3}, {3, 4}} {
+	for _, sp := range []SectorSpec{{M: 3, O: 3}, {M: 4, O: 3}, {M: 3, O: 4}} {
 		sec := newSector(sp.M, sp.O)
 		var raw, used uint64
 		for i := uint32(0); i < sec.size; i++ {

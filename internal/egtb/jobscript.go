@@ -31,6 +31,7 @@ type ScriptOptions struct {
 	Binary    string // millengine as the machines that run the jobs see it: an absolute path
 	Dir       string // the table directory every job reads and writes: an absolute path
 	Threads   int    // solver threads of a job (--threads; Slurm's --cpus-per-task)
+	Game      bool   // the plan is the whole game's (GamePlan): the jobs build with --game
 }
 
 // WriteScript writes plan as format "make" (WriteMakefile) or "slurm"
@@ -110,11 +111,21 @@ func (j Job) Tables(p Params) []string {
 // DTM table of each need when j solves DTM tables (its DTM solve reads them;
 // its DTZ solve then takes any table of a need), else the DTZ table, the
 // table a need beyond DTMPieces has.
+//
+// A placing sector's job reads the WDL tables of its placing needs and the
+// DTZ tables of its moving ones.
 func (j Job) Inputs(p Params) []string {
 	m := j.Metrics[0]
 	var out []string
 	for _, s := range j.Needs {
-		out = append(out, fileName(p, s, m))
+		switch {
+		case m == WDL && !s.Placing():
+			out = append(out, fileName(p, s, DTZ))
+		case m == WDL:
+			out = append(out, fileName(p, s, WDL))
+		default:
+			out = append(out, fileName(p, s, m))
+		}
 	}
 	return out
 }
@@ -128,6 +139,7 @@ func (j Job) Inputs(p Params) []string {
 const (
 	solveSlotsPerSecond    = 1.1e6
 	flyingSlotsPerSecond   = 0.6e6
+	placingSlotsPerSecond  = 4e6 // a placing sector's one pass
 	timeFactor             = 4
 	minTimeLimit           = 10 * time.Minute
 	memoryMargin           = 512 << 20 // the Go runtime, the binary, the smaller sectors' mappings
@@ -142,7 +154,10 @@ const (
 // harder for the scheduler to fit it in.
 func (j Job) TimeLimit(p Params, threads int) time.Duration {
 	rate := solveSlotsPerSecond
-	if p.flies(j.Sectors[0].M) { // the first sector has the smaller side
+	switch {
+	case j.Metrics[0] == WDL:
+		rate = placingSlotsPerSecond
+	case p.flies(j.Sectors[0].M): // the first sector has the smaller side
 		rate = flyingSlotsPerSecond
 	}
 	rate *= float64(min(max(threads, 1), 2)) / 2
@@ -209,7 +224,11 @@ func orNone(s string) string {
 // buildArgs are the arguments of a job's egtb build after the binary, with
 // dir and threads as given (make variables or shell words).
 func buildArgs(j Job, o ScriptOptions, dir, threads string) string {
-	return fmt.Sprintf("egtb build --sector %s --dir %s --max-pieces %d --threads %s --variant %s", j.Name(), dir, o.MaxPieces, threads, o.Variant)
+	game := ""
+	if o.Game {
+		game = " --game"
+	}
+	return fmt.Sprintf("egtb build%s --sector %s --dir %s --max-pieces %d --threads %s --variant %s", game, j.Name(), dir, o.MaxPieces, threads, o.Variant)
 }
 
 const makeHead = `# Written by millengine egtb plan --format make. Run it with GNU make 4.3 or later:

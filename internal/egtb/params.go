@@ -130,10 +130,33 @@ func (p Params) topology() *bb.Topology { return bb.For(p.Diagonal) }
 // flies reports whether a side with n pieces flies.
 func (p Params) flies(n int) bool { return n <= p.Fly }
 
-// SectorSpec names a sector: the side to move has M pieces, the other side O.
-type SectorSpec struct{ M, O int }
+// SectorSpec names a sector: the side to move has M pieces on the board and
+// MF in hand, the other side O on the board and OF in hand. A sector of the
+// moving phase has nothing in hand (MF = OF = 0); the others are the placing
+// phase's (see placing.go).
+type SectorSpec struct{ M, O, MF, OF int }
 
-func (s SectorSpec) String() string { return fmt.Sprintf("%dv%d", s.M, s.O) }
+// String names the sector: "MvO" in the moving phase (the tables' own name
+// since the first build), "M_O_MF_OF" in the placing phase, as Malom names
+// its sectors (W_B_WF_BF).
+func (s SectorSpec) String() string {
+	if s.Placing() {
+		return s.Malom()
+	}
+	return fmt.Sprintf("%dv%d", s.M, s.O)
+}
+
+// Malom is the sector's name as Malom writes it, W_B_WF_BF: "3_4_0_0" for
+// 3v4, "8_8_1_1" for a placing sector.
+func (s SectorSpec) Malom() string { return fmt.Sprintf("%d_%d_%d_%d", s.M, s.O, s.MF, s.OF) }
+
+// Placing reports whether the sector belongs to the placing phase: a side
+// still has pieces in hand.
+func (s SectorSpec) Placing() bool { return s.MF > 0 || s.OF > 0 }
+
+// Pieces is the number of pieces of both sides, on the board and in hand:
+// what --max-pieces counts.
+func (s SectorSpec) Pieces() int { return s.M + s.O + s.MF + s.OF }
 
 // Sectors lists the sectors of p with at most maxPieces pieces on the board,
 // in an order in which each is built after every sector it needs: by the
@@ -142,9 +165,9 @@ func (p Params) Sectors(maxPieces int) []SectorSpec {
 	var out []SectorSpec
 	for n := 2 * p.MinPieces; n <= maxPieces; n++ {
 		for m := max(p.MinPieces, n-maxSetSize); 2*m <= n; m++ {
-			out = append(out, SectorSpec{m, n - m})
+			out = append(out, SectorSpec{M: m, O: n - m})
 			if n-m != m {
-				out = append(out, SectorSpec{n - m, m})
+				out = append(out, SectorSpec{M: n - m, O: m})
 			}
 		}
 	}

@@ -28,7 +28,7 @@ func TestPlanWholeMovingPhase(t *testing.T) {
 			done[s] = j.Level
 			sectors++
 		}
-		if a := j.Sectors[0]; a.M > a.O || (len(j.Sectors) == 2) != (a.M != a.O) || (len(j.Sectors) == 2 && j.Sectors[1] != SectorSpec{a.O, a.M}) {
+		if a := j.Sectors[0]; a.M > a.O || (len(j.Sectors) == 2) != (a.M != a.O) || (len(j.Sectors) == 2 && j.Sectors[1] != SectorSpec{M: a.O, O: a.M}) {
 			t.Errorf("%s: sectors %v", j.Name(), j.Sectors)
 		}
 		if want := fmt.Sprint([]Metric{DTZ}); j.Pieces() <= DTMPieces {
@@ -49,7 +49,7 @@ func TestPlanWholeMovingPhase(t *testing.T) {
 	if slots < 8_900_000_000 || slots > 9_500_000_000 {
 		t.Errorf("%d slots", slots)
 	}
-	j, ok := Standard.JobOf(SectorSpec{9, 8}, plan)
+	j, ok := Standard.JobOf(SectorSpec{M: 9, O: 8}, plan)
 	if !ok || j.Name() != "8v9" || fmt.Sprint(j.Needs) != "[8v8 7v9]" {
 		t.Errorf("the job of 9v8: %v %+v", ok, j)
 	}
@@ -57,13 +57,13 @@ func TestPlanWholeMovingPhase(t *testing.T) {
 	// Morabaraba removes two pieces for two mills: its jobs need two
 	// smaller sectors each.
 	mora := Params{Diagonal: true, Fly: 3, MinPieces: 3, RemoveMultiple: true}
-	if j, _ := mora.JobOf(SectorSpec{6, 5}, mora.Plan(11)); fmt.Sprint(j.Needs) != "[5v5 4v5 4v6 3v6]" {
+	if j, _ := mora.JobOf(SectorSpec{M: 6, O: 5}, mora.Plan(11)); fmt.Sprint(j.Needs) != "[5v5 4v5 4v6 3v6]" {
 		t.Errorf("Morabaraba 5v6: needs %v", j.Needs)
 	}
 }
 
 func TestParseSectorSpec(t *testing.T) {
-	for in, want := range map[string]SectorSpec{"3v3": {3, 3}, "9v8": {9, 8}, "1v9": {1, 9}} {
+	for in, want := range map[string]SectorSpec{"3v3": {M: 3, O: 3}, "9v8": {M: 9, O: 8}, "1v9": {M: 1, O: 9}} {
 		if got, err := ParseSectorSpec(in); err != nil || got != want {
 			t.Errorf("%q: %v %v", in, got, err)
 		}

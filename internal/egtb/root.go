@@ -95,19 +95,35 @@ func (a RootAction) Token() string {
 		return "draw nmove"
 	case v.IsDraw():
 		return "draw"
+	case a.Entry.ResultOnly:
+		return resultOnly(v)
 	case !a.Entry.Exact:
 		return v.String() + " dtz"
 	}
 	return v.String()
 }
 
-// String is "win 5", "win 5 (dtz)" (a distance to the next removal) or
-// "draw".
+// String is "win 5", "win 5 (dtz)" (a distance to the next removal), "win"
+// (a placing position's: the result only) or "draw".
 func (e Entry) String() string {
-	if !e.Exact && !e.Value.IsDraw() {
+	switch {
+	case e.ResultOnly:
+		return resultOnly(e.Value)
+	case !e.Exact && !e.Value.IsDraw():
 		return e.Value.String() + " (dtz)"
 	}
 	return e.Value.String()
+}
+
+// resultOnly is "win", "loss" or "draw".
+func resultOnly(v Value) string {
+	switch {
+	case v.IsWin():
+		return "win"
+	case v.IsLoss():
+		return "loss"
+	}
+	return "draw"
 }
 
 // history is a position with the keys the repetition rule counts.

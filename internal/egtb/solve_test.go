@@ -20,17 +20,18 @@ var wantCounts = map[SectorSpec]struct {
 	positions, wins, draws, losses uint64
 	longestWin                     int
 }{
-	{3, 3}: {2691920, 2232160, 4112, 455648, 13},
-	{3, 4}: {12113640, 1629336, 10484304, 0, 17},
-	{4, 3}: {12113640, 1201560, 10863360, 48720, 1},
-	{4, 4}: {51482970, 2456, 51480175, 339, 5},
-	{5, 3}: {41186376, 9271288, 31915088, 0, 2},
-	{3, 5}: {41186376, 100512, 40933248, 152616, 16},
+	{M: 3, O: 3}: {2691920, 2232160, 4112, 455648, 13},
+	{M: 3, O: 4}: {12113640, 1629336, 10484304, 0, 17},
+	{M: 4, O: 3}: {12113640, 1201560, 10863360, 48720, 1},
+	{M: 4, O: 4}: {51482970, 2456, 51480175, 339, 5},
+	{M: 5, O: 3}: {41186376, 9271288, 31915088, 0, 2},
+	{M: 3, O: 5}: {41186376, 100512, 40933248, 152616, 16},
 }
 
 var (
 	sharedMu   sync.Mutex
 	sharedDirs = map[Params]string{} // directories with tables up to 6 pieces (3v3), built once per run
+	otherDirs  []string              // other directories built once per run
 )
 
 // sharedDir returns a directory holding the standard 3v3 table, built once
@@ -76,12 +77,15 @@ func TestMain(m *testing.M) {
 	for _, d := range sharedDirs {
 		os.RemoveAll(d)
 	}
+	for _, d := range otherDirs {
+		os.RemoveAll(d)
+	}
 	os.Exit(code)
 }
 
 // copyShared copies the shared 3v3 file into dir.
 func copyShared(t testing.TB, dir string) {
-	name := FileName(Standard, SectorSpec{3, 3})
+	name := FileName(Standard, SectorSpec{M: 3, O: 3})
 	b, err := os.ReadFile(filepath.Join(sharedDir(t), name))
 	if err == nil {
 		err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
@@ -144,7 +148,7 @@ func TestSolveStandardCounts(t *testing.T) {
 		if again := tb.SectorStats(r.Spec); again != st {
 			t.Errorf("%s: counted from the data %+v, the header says %+v", r.Spec, again, st)
 		}
-		if r.Existing != (r.Spec == SectorSpec{3, 3}) {
+		if r.Existing != (r.Spec == SectorSpec{M: 3, O: 3}) {
 			t.Errorf("%s: reported existing %t", r.Spec, r.Existing)
 		}
 	}
@@ -169,7 +173,7 @@ func TestSolveStandardCounts(t *testing.T) {
 			draws++
 		}
 	})
-	if w := wantCounts[SectorSpec{3, 3}]; step == 1 && (wins != w.wins || draws != w.draws || losses != w.losses || longest != w.longestWin) {
+	if w := wantCounts[SectorSpec{M: 3, O: 3}]; step == 1 && (wins != w.wins || draws != w.draws || losses != w.losses || longest != w.longestWin) {
 		t.Errorf("3v3 by probing every placement: %d wins, %d draws, %d losses, longest %d", wins, draws, losses, longest)
 	}
 	// A second build finds everything and solves nothing.
@@ -217,14 +221,14 @@ func TestSolveAndVerifySmallSectors(t *testing.T) {
 	for _, p := range sets {
 		t.Run(p.Name(), func(t *testing.T) {
 			tb := sharedTablesFor(t, p)
-			res, err := tb.Verify(context.Background(), SectorSpec{3, 3}, VerifyOptions{Threads: 2, Limit: 5, Step: step})
+			res, err := tb.Verify(context.Background(), SectorSpec{M: 3, O: 3}, VerifyOptions{Threads: 2, Limit: 5, Step: step})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Bad != 0 || res.Checked == 0 {
 				t.Fatalf("%d of %d slots wrong: %v", res.Bad, res.Checked, res.First)
 			}
-			st := tb.SectorStats(SectorSpec{3, 3})
+			st := tb.SectorStats(SectorSpec{M: 3, O: 3})
 			t.Logf("3v3: %d wins, %d draws, %d losses, longest win %d", st.Wins, st.Draws, st.Losses, st.LongestWin)
 		})
 	}
@@ -249,7 +253,7 @@ func TestVerifyFindsCorruption(t *testing.T) {
 		}
 	}
 	tab.data = data
-	res, err := tb.Verify(context.Background(), SectorSpec{3, 3}, VerifyOptions{Threads: 2, Limit: 100, Step: step})
+	res, err := tb.Verify(context.Background(), SectorSpec{M: 3, O: 3}, VerifyOptions{Threads: 2, Limit: 100, Step: step})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,9 +273,9 @@ func TestVerifyFindsCorruption(t *testing.T) {
 func TestBuildInterruptAndResume(t *testing.T) {
 	// Under the race detector the pair 3v4/4v3 takes long: drop 3v3 of the
 	// cheaper rules without flying instead.
-	p, maxPieces, phase, kept, dropped := Standard, 7, "3v4+4v3 init, 3v4", []SectorSpec{{3, 3}}, []SectorSpec{{3, 4}, {4, 3}}
+	p, maxPieces, phase, kept, dropped := Standard, 7, "3v4+4v3 init, 3v4", []SectorSpec{{M: 3, O: 3}}, []SectorSpec{{M: 3, O: 4}, {M: 4, O: 3}}
 	if raceEnabled || testing.Short() {
-		p, maxPieces, phase, kept, dropped = Params{MinPieces: 3}, 6, "3v3 init", nil, []SectorSpec{{3, 3}}
+		p, maxPieces, phase, kept, dropped = Params{MinPieces: 3}, 6, "3v3 init", nil, []SectorSpec{{M: 3, O: 3}}
 	}
 	dir := t.TempDir()
 	if kept != nil {

@@ -12,8 +12,11 @@ type SectorInfo struct {
 
 // table returns the loaded table of sector s and the metric, or nil.
 func (t *Tables) table(s SectorSpec, m Metric) *table {
-	if m == DTZ {
+	switch m {
+	case DTZ:
 		return t.lookupDTZ(s.M, s.O)
+	case WDL:
+		return t.placingTable(s)
 	}
 	return t.lookup(s.M, s.O)
 }
@@ -40,6 +43,9 @@ func (t *Tables) SectorStatsOf(s SectorSpec, m Metric) SolveStats {
 	tb := t.table(s, m)
 	if tb == nil {
 		return SolveStats{}
+	}
+	if m == WDL {
+		return sectorStatsWDL(tb.sec, tb.data)
 	}
 	return sectorStats(tb.sec, tb.data)
 }

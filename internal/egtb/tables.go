@@ -62,7 +62,11 @@ type Tables struct {
 	game   *game
 	tabs   [maxSetSize + 1][maxSetSize + 1]*table // DTM, by sector
 	dtz    [maxSetSize + 1][maxSetSize + 1]*table // DTZ, by sector
-	none   string                                 // why there are no tables at all (rules not covered)
+	// place holds the placing sectors' WDL tables by M, O, OF and MF − OF
+	// (0 or 1), placing how many are loaded.
+	place   [maxSetSize + 1][maxSetSize + 1][maxSetSize + 1][2]*table
+	placing int
+	none    string // why there are no tables at all (rules not covered)
 	// checkAll: files are opened with their data checksum checked, however
 	// large (see quickCheckBytes).
 	checkAll bool
@@ -147,27 +151,37 @@ func (t *Tables) load(path string, s SectorSpec, metric Metric) error {
 		unmap()
 		return err
 	}
-	slot := &t.tabs[s.M][s.O]
-	if metric == DTZ {
-		slot = &t.dtz[s.M][s.O]
-	}
+	slot := t.slotOf(s, metric)
 	if *slot != nil {
 		(*slot).unmap()
+	} else if metric == WDL {
+		t.placing++
 	}
 	*slot = &table{sec: newSector(s.M, s.O), data: buf[headerSize:], path: path, hdr: h, unmap: unmap,
 		checked: t.checkAll || len(buf)-headerSize <= quickCheckBytes}
 	return nil
 }
 
+// slotOf is where the table of sector s and the metric is kept.
+func (t *Tables) slotOf(s SectorSpec, metric Metric) **table {
+	switch metric {
+	case DTZ:
+		return &t.dtz[s.M][s.O]
+	case WDL:
+		return &t.place[s.M][s.O][s.OF][s.MF-s.OF]
+	}
+	return &t.tabs[s.M][s.O]
+}
+
 // unload drops a loaded table (a damaged one found later).
 func (t *Tables) unload(s SectorSpec, metric Metric) {
-	slot := &t.tabs[s.M][s.O]
-	if metric == DTZ {
-		slot = &t.dtz[s.M][s.O]
-	}
+	slot := t.slotOf(s, metric)
 	if *slot != nil {
 		(*slot).unmap()
 		*slot = nil
+		if metric == WDL {
+			t.placing--
+		}
 	}
 }
 
@@ -177,18 +191,31 @@ func (t *Tables) Close() error {
 		return nil
 	}
 	var first error
+	drop := func(slot **table) {
+		if tb := *slot; tb != nil {
+			if err := tb.unmap(); err != nil && first == nil {
+				first = err
+			}
+			*slot = nil
+		}
+	}
 	for _, tabs := range []*[maxSetSize + 1][maxSetSize + 1]*table{&t.tabs, &t.dtz} {
 		for m := range tabs {
 			for o := range tabs[m] {
-				if tb := tabs[m][o]; tb != nil {
-					if err := tb.unmap(); err != nil && first == nil {
-						first = err
-					}
-					tabs[m][o] = nil
+				drop(&tabs[m][o])
+			}
+		}
+	}
+	for m := range t.place {
+		for o := range t.place[m] {
+			for of := range t.place[m][o] {
+				for d := range t.place[m][o][of] {
+					drop(&t.place[m][o][of][d])
 				}
 			}
 		}
 	}
+	t.placing = 0
 	return first
 }
 
@@ -274,10 +301,16 @@ func (t *Tables) Params() Params { return t.params }
 func (t *Tables) Dir() string { return t.dir }
 
 // Has reports whether the sector's values are loaded (its DTZ table, its
-// DTM table or both).
-func (t *Tables) Has(s SectorSpec) bool { return t.lookupWDL(s.M, s.O) != nil }
+// DTM table or both; a placing sector's WDL table).
+func (t *Tables) Has(s SectorSpec) bool {
+	if s.Placing() {
+		return t.placingTable(s) != nil
+	}
+	return t.lookupWDL(s.M, s.O) != nil
+}
 
-// Sectors lists the loaded sectors in build order.
+// Sectors lists the loaded sectors in build order: the moving phase's, then
+// the placing phase's.
 func (t *Tables) Sectors() []SectorSpec {
 	var out []SectorSpec
 	for _, s := range t.params.Sectors(MaxPieces) {
@@ -285,7 +318,7 @@ func (t *Tables) Sectors() []SectorSpec {
 			out = append(out, s)
 		}
 	}
-	return out
+	return append(out, t.placingSectorsOf()...)
 }
 
 func (t *Tables) lookup(m, o int) *table {
@@ -318,6 +351,10 @@ type Entry struct {
 	DTZ Value
 	// Exact says Value counts the turns to the end of the game.
 	Exact bool
+	// ResultOnly says the tables keep the result only, win, draw or loss:
+	// a placing position's (the placing tables' two bits), whose next turn
+	// places, so its Value and DTZ count that turn alone (win 1, loss 1).
+	ResultOnly bool
 }
 
 // Lookup returns what the tables know of p for its side to move under the
@@ -330,6 +367,12 @@ type Entry struct {
 // removals). A finished game is not looked up. Lookup does not allocate and
 // is safe for concurrent use.
 func (t *Tables) Lookup(r *rules.Rules, p *position.Position) (Entry, bool) {
+	if t != nil && t.placing > 0 && (p.InHand(position.White) != 0 || p.InHand(position.Black) != 0) {
+		if pr, ok := paramsOf(r); ok && pr == t.params {
+			return t.lookupPlacing(r, p)
+		}
+		return Entry{}, false
+	}
 	n, ok := t.probeable(r, p)
 	if !ok {
 		return Entry{}, false
@@ -463,7 +506,7 @@ func (t *Tables) missing(m, o int, what string) string {
 		return fmt.Sprintf("%d pieces on the board: the tables hold at most %d", m+o, MaxPieces)
 	}
 	if t.lookupWDL(m, o) == nil {
-		return fmt.Sprintf("%s is not built (%s in %s)", what, fileName(t.params, SectorSpec{m, o}, DTZ), t.dir)
+		return fmt.Sprintf("%s is not built (%s in %s)", what, fileName(t.params, SectorSpec{M: m, O: o}, DTZ), t.dir)
 	}
 	return what + " is not available"
 }

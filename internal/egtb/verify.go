@@ -88,12 +88,17 @@ type VerifyResult struct {
 // no action, a win d has an action to a loss d−1 and none to a shorter one,
 // a loss d has only actions to wins, the longest d−1, and a draw has no
 // action to a loss and one to a draw.
+//
+// A placing sector's WDL table is checked the same way: its positions are
+// built by position.NewPlacing with the side to move White when both sides
+// hold as many pieces in hand, Black when it holds one more (so that the
+// colour that moves first once placing ends is the opponent's, as in a
+// game), its placements and removals generated and played by movegen and
+// position, and the positions after the turn looked up in the tables (the
+// placing ones, or the moving phase's once both hands are empty).
 func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (VerifyResult, error) {
 	var res VerifyResult
-	tb := t.lookup(s.M, s.O)
-	if o.Metric == DTZ {
-		tb = t.lookupDTZ(s.M, s.O)
-	}
+	tb := t.table(s, o.Metric)
 	if tb == nil {
 		return res, fmt.Errorf("egtb: the %s table of sector %s is not loaded", o.Metric, s)
 	}
@@ -123,32 +128,20 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 		for i := (lo + step - 1) / step * step; i < hi; i += step {
 			n++
 			mover, other := sec.decode(i)
-			stored := tb.data[i]
-			used := sec.used(mover, other)
-			var want string
-			switch {
-			case !used && stored == unused:
-				continue
-			case !used:
-				want = "unused"
-			case stored == unused:
-				want = "a value (the slot is used)"
-			}
-			if want == "" {
-				p := position.NewMoving(&r, mover, other, position.White)
-				if v, ok := t.valueByRules(&r, &p, o.Metric); !ok {
-					want = "unknown"
-				} else if v != Value(stored) {
-					want = v.String()
-				}
+			var want, st string
+			if o.Metric == WDL {
+				want, st = t.checkPlacing(&r, s, mover, other, code2(tb.data, i), sec.used(mover, other))
+			} else {
+				want, st = t.checkMoving(&r, mover, other, tb.data[i], sec.used(mover, other), o.Metric)
 			}
 			if want != "" {
-				fen = appendFEN(fen[:0], mover, other)
 				bad++
 				if len(local) < o.Limit {
-					st := "unused"
-					if stored != unused {
-						st = Value(stored).String()
+					if o.Metric == WDL {
+						p := placingPosition(s, mover, other)
+						fen = append(fen[:0], p.FEN()...)
+					} else {
+						fen = appendFEN(fen[:0], mover, other)
 					}
 					local = append(local, Mismatch{Slot: i, FEN: string(fen), Stored: st, Computed: want})
 				}
@@ -167,6 +160,120 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 		res.First = res.First[:o.Limit]
 	}
 	return res, err
+}
+
+// checkMoving checks one slot of a moving sector's table: it returns what
+// the slot should hold if it is wrong ("" if right) and what it holds.
+func (t *Tables) checkMoving(r *rules.Rules, mover, other bb.Bitboard, stored byte, used bool, metric Metric) (want, st string) {
+	st = "unused"
+	if stored != unused {
+		st = Value(stored).String()
+	}
+	switch {
+	case !used && stored == unused:
+		return "", st
+	case !used:
+		return "unused", st
+	case stored == unused:
+		return "a value (the slot is used)", st
+	}
+	p := position.NewMoving(r, mover, other, position.White)
+	if v, ok := t.valueByRules(r, &p, metric); !ok {
+		return "unknown", st
+	} else if v != Value(stored) {
+		return v.String(), st
+	}
+	return "", st
+}
+
+// placingPosition is the position of a placing sector's slot: mover to
+// move, White when both sides hold as many pieces in hand, else Black (see
+// Verify).
+func placingPosition(s SectorSpec, mover, other bb.Bitboard) position.Position {
+	if s.MF == s.OF {
+		return position.NewPlacing(mover, other, s.MF, s.OF, position.White)
+	}
+	return position.NewPlacing(other, mover, s.OF, s.MF, position.Black)
+}
+
+// codeNames name the two-bit codes.
+var codeNames = [4]string{codeDraw: "draw", codeWin: "win", codeLoss: "loss", codeUnused: "unused"}
+
+// checkPlacing checks one slot of a placing sector's table, as checkMoving.
+func (t *Tables) checkPlacing(r *rules.Rules, s SectorSpec, mover, other bb.Bitboard, stored uint8, used bool) (want, st string) {
+	st = codeNames[stored]
+	switch {
+	case !used && stored == codeUnused:
+		return "", st
+	case !used:
+		return "unused", st
+	case stored == codeUnused:
+		return "a value (the slot is used)", st
+	}
+	p := placingPosition(s, mover, other)
+	if c, ok := t.placingByRules(r, &p); !ok {
+		return "unknown", st
+	} else if c != stored {
+		return codeNames[c], st
+	}
+	return "", st
+}
+
+// placingByRules computes the code of a placing position for its side to
+// move from its successors, generated and played by movegen and position:
+// the removals after a mill are expanded the same way, the positions after
+// the turn are looked up in the tables, and a game the turn ends is won or
+// lost by the rules.
+func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bool) {
+	var ml movegen.MoveList
+	movegen.Generate(r, p, &ml)
+	if ml.N == 0 {
+		return 0, false
+	}
+	us := p.SideToMove()
+	best := uint8(codeLoss)
+	for _, m := range ml.Slice() {
+		c := *p
+		c.Do(r, m)
+		var v uint8
+		switch {
+		case c.IsOver():
+			switch res, _ := c.Result(); res {
+			case position.Winner(us):
+				v = codeWin
+			case position.Draw:
+				v = codeDraw
+			default:
+				v = codeLoss
+			}
+		case c.SideToMove() == us:
+			var ok bool
+			if v, ok = t.placingByRules(r, &c); !ok {
+				return 0, false
+			}
+		default:
+			e, ok := t.Lookup(r, &c)
+			if !ok {
+				return 0, false
+			}
+			v = codeParent[codeOfValue(e.Value)]
+		}
+		if codeRank[v] > codeRank[best] {
+			best = v
+		}
+	}
+	return best, true
+}
+
+// codeOfValue is the two-bit code of a Value's result.
+func codeOfValue(v Value) uint8 {
+	switch {
+	case v.IsWin():
+		return codeWin
+	case v.IsLoss():
+		return codeLoss
+	}
+	return codeDraw
 }
 
 // partTracker follows which chunks of a table's check are finished (the
@@ -338,8 +445,11 @@ func (t *Tables) bestAfter(r *rules.Rules, p *position.Position, metric Metric) 
 }
 
 // verifyMetrics are the tables VerifyDir checks of sector s: the DTZ table,
-// and the DTM table up to DTMPieces.
+// and the DTM table up to DTMPieces; a placing sector's WDL table.
 func verifyMetrics(s SectorSpec) []Metric {
+	if s.Placing() {
+		return []Metric{WDL}
+	}
 	if s.M+s.O <= DTMPieces {
 		return []Metric{DTM, DTZ}
 	}

@@ -69,6 +69,27 @@ func NewMoving(r *rules.Rules, white, black bb.Bitboard, side Color) Position {
 	return p
 }
 
+// NewPlacing returns the placing-phase position with white's and black's
+// pieces on the board and whiteHand and blackHand pieces in hand, side to
+// move (to place; it must hold a piece in hand), no removal pending, the
+// counters at zero: the position ParseFEN reads from "<board> <side> p p
+// <n> <whiteHand> <n> <blackHand> 0 0 0 0 0 0 0 0 1". It is how the placing
+// tables' checks build their positions without a FEN.
+func NewPlacing(white, black bb.Bitboard, whiteHand, blackHand int, side Color) Position {
+	p := Position{
+		pieces:   [2]bb.Bitboard{white, black},
+		inHand:   [2]int8{int8(whiteHand), int8(blackHand)},
+		millFrom: [2]bb.Square{bb.NoSquare, bb.NoSquare},
+		millTo:   [2]bb.Square{bb.NoSquare, bb.NoSquare},
+		side:     side,
+		phase:    Placing,
+		action:   Place,
+		ply:      int32(side),
+	}
+	p.key = p.baseKey()
+	return p
+}
+
 // Signature returns the position as one 64-bit word, for the
 // transposition table to check an entry against the exact position while
 // the 32-bit Key only picks its bucket: white's pieces (bits 0–23), black's

@@ -57,22 +57,25 @@ type rootMove struct {
 // history; it shares the transposition table, the stop flag and the
 // searchRun of the current search.
 type worker struct {
-	id        int
-	e         *Engine
-	run       *searchRun
-	r         *rules.Rules
-	tt        *tt.Table
-	params    *eval.Params
-	tables    *egtb.Tables // endgame tables covering the rules, or nil
-	testExact bool         // no reductions, table cutoffs only at equal depth (tests)
-	draw      [2]int       // the score of a draw for each colour to move (the run's Contempt)
-	stop      *atomic.Bool
-	stack     [MaxPly + 2]frame
-	keys      []uint32 // keys reached by slides since the last irreversible move, game then path
-	killers   [MaxPly + 2][2]position.Move
-	hist      movepick.History
-	pv        [MaxPly + 2][MaxPly + 2]position.Move
-	pvLen     [MaxPly + 2]int
+	id     int
+	e      *Engine
+	run    *searchRun
+	r      *rules.Rules
+	tt     *tt.Table
+	params *eval.Params
+	tables *egtb.Tables // endgame tables covering the rules, or nil
+	// placingTables says the tables hold placing sectors: positions with
+	// pieces in hand are probed too.
+	placingTables bool
+	testExact     bool   // no reductions, table cutoffs only at equal depth (tests)
+	draw          [2]int // the score of a draw for each colour to move (the run's Contempt)
+	stop          *atomic.Bool
+	stack         [MaxPly + 2]frame
+	keys          []uint32 // keys reached by slides since the last irreversible move, game then path
+	killers       [MaxPly + 2][2]position.Move
+	hist          movepick.History
+	pv            [MaxPly + 2][MaxPly + 2]position.Move
+	pvLen         [MaxPly + 2]int
 
 	nodes       uint64
 	published   atomic.Uint64
@@ -111,6 +114,7 @@ func (w *worker) start(s *searchRun, g *position.Game, order []position.Move, no
 	w.params = e.evalParams
 	w.evals.Clear()
 	w.tables = s.tables
+	w.placingTables = s.tables.HasPlacing()
 	w.testExact = e.testExact
 	w.draw = s.draw
 	w.stop = &e.stop
@@ -259,13 +263,15 @@ func (w *worker) sub(ply, alpha, beta, depth int) int {
 // probeTables returns the exact score of a position below the root that the
 // endgame tables hold: a win or a loss as a mate score by its distance to the
 // end (in plies of turns) where the tables keep it, else as a table win by
-// its distance to the next removal; a draw as a draw. A win whose next
+// its distance to the next removal (a placing position's, whose tables keep
+// the result only: its next turn places); a draw as a draw. A win whose next
 // removal does not come before the N-move counter runs out is the draw the
 // rule makes of it (a hair better), and a loss the rule saves likewise. It
-// costs one comparison per node when the position cannot be in the tables.
-// Callers check w.tables first.
+// costs one comparison per node when the position cannot be in the tables
+// (pieces in hand and no placing sector loaded). Callers check w.tables
+// first.
 func (w *worker) probeTables(p *position.Position, ply int) (int, bool) {
-	if ply == 0 || p.InHand(position.White) != 0 || p.InHand(position.Black) != 0 {
+	if ply == 0 || (!w.placingTables && (p.InHand(position.White) != 0 || p.InHand(position.Black) != 0)) {
 		return 0, false
 	}
 	e, ok := w.tables.Lookup(w.r, p)
