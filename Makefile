@@ -87,6 +87,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/book/
 	$(GO) test -run '^$$' -fuzz FuzzReadRecords -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/match/
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/record/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseSecval$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/malom/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseSector$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/malom/
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && false)
