@@ -28,6 +28,7 @@ Commands:
   stats    counts per sector:  egtb stats [--dir D]
   probe    the value of a position and of each action:  egtb probe [--dir D] --fen FEN [--moves M] [--variant V]
   games    what the tables say of millmatch's games:  egtb games [--dir D] [--summary] FILE.jsonl ...
+  compare  every entry of Malom's sector files against the tables:  egtb compare --malom DIR [--dir D] [--variant V]
 
 Run "millengine egtb <command> --help" for a command's flags.
 `
@@ -35,6 +36,7 @@ Run "millengine egtb <command> --help" for a command's flags.
 // egtbCommands are the subcommands of egtb.
 var egtbCommands = map[string]func(e *env, args []string) int{
 	"plan": egtbPlan, "build": egtbBuild, "verify": egtbVerify, "stats": egtbStats, "probe": egtbProbe, "games": egtbGames,
+	"compare": egtbCompare,
 }
 
 // runEGTB implements 'millengine egtb …'.
@@ -47,11 +49,11 @@ func runEGTB(e *env, args []string) int {
 		return 0
 	}
 	if len(args) == 0 {
-		return e.usageError("egtb", "want a command: plan, build, verify, stats, probe or games")
+		return e.usageError("egtb", "want a command: plan, build, verify, stats, probe, games or compare")
 	}
 	run := egtbCommands[args[0]]
 	if run == nil {
-		return e.usageError("egtb", fmt.Sprintf("unknown command %q (want plan, build, verify, stats, probe or games)", args[0]))
+		return e.usageError("egtb", fmt.Sprintf("unknown command %q (want plan, build, verify, stats, probe, games or compare)", args[0]))
 	}
 	return run(e, args[1:])
 }

@@ -298,3 +298,25 @@ func (t *Tables) placingSectorsOf() []SectorSpec {
 	})
 	return out
 }
+
+// Result returns the result for the side to move of the position in which it
+// holds mover on the board and mf in hand, the other side other and of (1 a
+// win, 0 a draw, −1 a loss), and whether the tables hold it: a moving-phase
+// position when both hands are empty, else a placing position with the side
+// to move to place. It is what a comparison with another solution (Malom's)
+// reads.
+func (t *Tables) Result(mover, other bb.Bitboard, mf, of int) (int8, bool) {
+	if mover&other != 0 || (mover|other)&^bb.Full != 0 {
+		return 0, false
+	}
+	c, ok := t.probePlacing(mover, other, mf, of)
+	switch {
+	case !ok || c == codeUnused:
+		return 0, false
+	case c == codeWin:
+		return 1, true
+	case c == codeLoss:
+		return -1, true
+	}
+	return 0, true
+}

@@ -48,3 +48,20 @@ func Open(t testing.TB, maxPieces int) *egtb.Tables {
 	t.Cleanup(func() { tb.Close() })
 	return tb
 }
+
+// Game returns the directory of the tables of the whole game of Nine Men's
+// Morris with at most maxPieces pieces on the board and in hand (8: the
+// moving sectors up to 4v4 and Malom's 34 placing sectors up to 8 pieces),
+// building what is missing, in the same directory as Small's.
+func Game(t testing.TB, maxPieces int) string {
+	t.Helper()
+	dir := Small(t, min(maxPieces, egtb.MaxPieces))
+	r := rules.Default()
+	p, _ := egtb.ParamsOf(&r)
+	tb, err := egtb.Build(context.Background(), egtb.BuildOptions{Dir: dir, Params: p, MaxPieces: maxPieces, Pieces: r.PiecesCount}, func(egtb.SectorReport) {})
+	if err != nil {
+		t.Fatalf("building the test tables of the game in %s: %v", dir, err)
+	}
+	tb.Close()
+	return dir
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/malom"
+)
+
+// malomFrom writes, in Malom's format, the sector id of the tables tb with the
+// values the tables give (Malom's encoding of a win, a draw and a loss), one
+// entry damaged (a draw made a win) when damage is set, and the .secval file
+// naming it. It returns the slot damaged and its position's FEN.
+func malomFrom(t *testing.T, dir string, tb *egtb.Tables, id malom.SectorID, damage bool) string {
+	t.Helper()
+	const secVal = 5
+	vals, err := malom.NewSecVals(-299, []malom.SectorID{id}, []int16{secVal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, malom.Standard.SecvalName()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := vals.WriteTo(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	x, err := malom.NewIndex(id.W, id.B)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := make([]malom.Raw, x.Len())
+	fen := ""
+	for slot := range es {
+		mover, other := x.Position(slot)
+		r, ok := tb.Result(mover, other, id.WF, id.BF)
+		if !ok {
+			t.Fatalf("slot %d: the tables do not hold the position", slot)
+		}
+		if damage && fen == "" && r == 0 {
+			r = 1
+			fen = malom.Difference{Mover: mover, Other: other, MoverHand: id.WF, OtherHand: id.BF}.FEN()
+		}
+		switch r {
+		case 1:
+			es[slot] = malom.Raw{Key1: 299 - secVal, Key2: 1}
+		case -1:
+			es[slot] = malom.Raw{Key1: -299 - secVal, Key2: 2}
+		default:
+			es[slot] = malom.Raw{Key2: 0} // a draw that stays in the sector
+		}
+	}
+	data, err := malom.EncodeSector(malom.StandardHeader, es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, malom.Standard.SectorName(id)), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return fen
+}
+
+// egtb compare reads a sector in Malom's format and compares every entry
+// with the tables: equal when written from them, one difference (shown as
+// its FEN, exit 1) when an entry is damaged; a sector the tables lack is
+// skipped.
+func TestEGTBCompare(t *testing.T) {
+	dir := egtbtest.Game(t, 8)
+	tb := egtbtest.Open(t, 8)
+	id := malom.SectorID{W: 2, B: 2, WF: 2, BF: 2}
+	x, _ := malom.NewIndex(2, 2)
+	n := x.Len()
+
+	good := t.TempDir()
+	malomFrom(t, good, tb, id, false)
+	code, out, errOut := runCmd(t, "", "egtb", "compare", "--malom", good, "--dir", dir)
+	want := regexp.MustCompile(`^std_2_2_2_2\.sec2: (\d+) entries, (\d+) compared, (\d+) equal, 0 different\ntotal: (\d+) entries, (\d+) compared, (\d+) equal, 0 different\n$`)
+	m := want.FindStringSubmatch(out)
+	if code != 0 || m == nil || m[1] != itoa(n) || m[2] != itoa(n) || m[3] != itoa(n) {
+		t.Fatalf("compare of an exact copy: exit %d, %q %q; want %d entries all equal", code, out, errOut, n)
+	}
+
+	bad := t.TempDir()
+	fen := malomFrom(t, bad, tb, id, true)
+	code, out, _ = runCmd(t, "", "egtb", "compare", "--malom", bad, "--dir", dir)
+	if code != 1 || !strings.Contains(out, " 1 different\n  "+fen+": Malom win, ours draw\n") || !strings.HasSuffix(out, " 1 different\n") {
+		t.Fatalf("compare with a damaged entry: exit %d, %q; want 1 difference at %s", code, out, fen)
+	}
+
+	// A sector the tables do not hold.
+	code, out, _ = runCmd(t, "", "egtb", "compare", "--malom", good, "--dir", t.TempDir())
+	if code != 0 || !strings.HasPrefix(out, "std_2_2_2_2.sec2: skipped, sector 2_2_2_2 is not in ") {
+		t.Errorf("compare against no tables: exit %d, %q", code, out)
+	}
+
+	code, _, errOut = runCmd(t, "", "egtb", "compare", "--dir", dir)
+	if code != 2 || !strings.Contains(errOut, "--malom is required") {
+		t.Errorf("no --malom: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCmd(t, "", "egtb", "compare", "--malom", good, "--dir", dir, "--variant", "dooz")
+	if code != 2 || !strings.Contains(errOut, "Malom solved nine-mens-morris, morabaraba and lasker-morris") {
+		t.Errorf("--variant dooz: exit %d, %q", code, errOut)
+	}
+}
+
+// egtb plan --game lists the placing sectors after the moving ones, one job
+// each with what it needs, and egtb build --game --sector solves one.
+func TestEGTBPlanGame(t *testing.T) {
+	code, out, errOut := runCmd(t, "", "egtb", "plan", "--game", "--max-pieces", "18", "--dir", t.TempDir())
+	if code != 0 || !strings.HasPrefix(out, "plain-fly3-min3 up to 18 pieces on the board and in hand, the whole game: 477 jobs, 498 sectors, 31 levels,") {
+		t.Fatalf("plan --game: exit %d, %q %q", code, firstLine(out), errOut)
+	}
+	for _, line := range []string{
+		`1 +2_3_1_0 +2_3_1_0 +wdl +46200 +0 +3v3 +missing`,
+		`14 +8_8_1_1 +8_8_1_1 +wdl +603332730 +544 +8_9_1_0,7_9_1_0 +missing`,
+		`30 +0_0_9_9 +0_0_9_9 +wdl +1 +0 +0_1_9_8 +missing`,
+	} {
+		if !regexp.MustCompile(`(?m)^` + line + `$`).MatchString(out) {
+			t.Errorf("plan --game lacks a line %q", line)
+		}
+	}
+	code, out, _ = runCmd(t, "", "egtb", "plan", "--game", "--max-pieces", "8", "--dir", egtbtest.Game(t, 8))
+	if code != 0 || !strings.HasSuffix(out, "38 of 38 jobs built in "+egtbtest.Game(t, 8)+"\n") {
+		t.Errorf("plan --game up to 8 pieces: exit %d, %q", code, out)
+	}
+	code, _, errOut = runCmd(t, "", "--variant", "lasker-morris", "egtb", "plan", "--game", "--max-pieces", "8")
+	if code != 2 || !strings.Contains(errOut, "--game: --variant lasker-morris: placing phase not covered by the tables: PiecesCount 10 (at most 9)") {
+		t.Errorf("plan --game for Lasker: exit %d, %q", code, errOut)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
