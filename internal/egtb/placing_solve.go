@@ -110,39 +110,29 @@ func solvePlacing(ctx context.Context, j placingJob) ([]byte, SolveStats, error)
 	return out, st, nil
 }
 
-// solveRange solves the units [lo, hi): unit u is the u/perO-th canonical
-// set O and the (u%perO)-th set M (colex order) of the points O leaves free.
+// solveRange solves the units [lo, hi) of the walk over the sector's
+// positions (placingWalk).
 func (ps *placingSolver) solveRange(lo, hi uint32) int {
-	m, o := ps.s.M, ps.s.O
-	nfree := 24 - o
 	var hist [4]uint64
 	var stored uint64
 	var st oState
-	ci, j := lo/ps.perO, lo%ps.perO
-	ps.setO(&st, ci)
-	cm := unrankColex(j, m, nfree) // M as a set of the free points' ranks
-	for u := lo; u < hi; u++ {
-		mover := deposit(cm, st.o)
+	w := placingWalk{others: ps.others, perO: ps.perO, m: ps.s.M}
+	ci := ^uint32(0)
+	for u := w.start(lo); u < hi; u = w.next(u) {
+		if w.ci != ci {
+			ci = w.ci
+			ps.setO(&st, ci)
+		}
 		orbit := uint64(bb.NumSymmetries)
-		if st.stab == 1 || st.leastUnderStab(mover, &orbit) {
-			c := ps.value(&st, mover, cm)
-			i := ps.sec.index(mover, st.o)
-			shift := (i & 15) * 2
-			atomic.AndUint32(&ps.words[i>>4], ^(uint32(codeUnused^c) << shift))
-			hist[c] += orbit
-			stored++
+		if st.stab != 1 && !st.leastUnderStab(w.mover, &orbit) {
+			continue
 		}
-		if j++; j == ps.perO {
-			j = 0
-			if ci++; ci < uint32(len(ps.others.sets)) && u+1 < hi {
-				ps.setO(&st, ci)
-			}
-			cm = 1<<m - 1
-		} else {
-			x := cm & -cm
-			y := cm + x
-			cm = ((y^cm)>>2)/x | y
-		}
+		c := ps.value(&st, w.mover, w.cm)
+		i := ps.sec.index(w.mover, st.o)
+		shift := (i & 15) * 2
+		atomic.AndUint32(&ps.words[i>>4], ^(uint32(codeUnused^c) << shift))
+		hist[c] += orbit
+		stored++
 	}
 	for c := range hist {
 		ps.hist[c].Add(hist[c])

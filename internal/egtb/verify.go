@@ -89,18 +89,15 @@ type VerifyResult struct {
 // a loss d has only actions to wins, the longest d−1, and a draw has no
 // action to a loss and one to a draw.
 //
-// A placing sector's WDL table is checked the same way: its positions are
-// built by position.NewPlacing with the side to move White when both sides
-// hold as many pieces in hand, Black when it holds one more (so that the
-// colour that moves first once placing ends is the opponent's, as in a
-// game), its placements and removals generated and played by movegen and
-// position, and the positions after the turn looked up in the tables (the
-// placing ones, or the moving phase's once both hands are empty).
+// A placing sector's WDL table is checked the same way (verifyPlacing).
 func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (VerifyResult, error) {
 	var res VerifyResult
 	tb := t.table(s, o.Metric)
 	if tb == nil {
 		return res, fmt.Errorf("egtb: the %s table of sector %s is not loaded", o.Metric, s)
+	}
+	if o.Metric == WDL {
+		return t.verifyPlacing(ctx, s, tb, o)
 	}
 	prog := o.Progress
 	if prog == nil {
@@ -128,21 +125,10 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 		for i := (lo + step - 1) / step * step; i < hi; i += step {
 			n++
 			mover, other := sec.decode(i)
-			var want, st string
-			if o.Metric == WDL {
-				want, st = t.checkPlacing(&r, s, mover, other, code2(tb.data, i), sec.used(mover, other))
-			} else {
-				want, st = t.checkMoving(&r, mover, other, tb.data[i], sec.used(mover, other), o.Metric)
-			}
-			if want != "" {
+			if want, st := t.checkMoving(&r, mover, other, tb.data[i], sec.used(mover, other), o.Metric); want != "" {
 				bad++
 				if len(local) < o.Limit {
-					if o.Metric == WDL {
-						p := placingPosition(s, mover, other)
-						fen = append(fen[:0], p.FEN()...)
-					} else {
-						fen = appendFEN(fen[:0], mover, other)
-					}
+					fen = appendFEN(fen[:0], mover, other)
 					local = append(local, Mismatch{Slot: i, FEN: string(fen), Stored: st, Computed: want})
 				}
 			}
@@ -184,96 +170,6 @@ func (t *Tables) checkMoving(r *rules.Rules, mover, other bb.Bitboard, stored by
 		return v.String(), st
 	}
 	return "", st
-}
-
-// placingPosition is the position of a placing sector's slot: mover to
-// move, White when both sides hold as many pieces in hand, else Black (see
-// Verify).
-func placingPosition(s SectorSpec, mover, other bb.Bitboard) position.Position {
-	if s.MF == s.OF {
-		return position.NewPlacing(mover, other, s.MF, s.OF, position.White)
-	}
-	return position.NewPlacing(other, mover, s.OF, s.MF, position.Black)
-}
-
-// codeNames name the two-bit codes.
-var codeNames = [4]string{codeDraw: "draw", codeWin: "win", codeLoss: "loss", codeUnused: "unused"}
-
-// checkPlacing checks one slot of a placing sector's table, as checkMoving.
-func (t *Tables) checkPlacing(r *rules.Rules, s SectorSpec, mover, other bb.Bitboard, stored uint8, used bool) (want, st string) {
-	st = codeNames[stored]
-	switch {
-	case !used && stored == codeUnused:
-		return "", st
-	case !used:
-		return "unused", st
-	case stored == codeUnused:
-		return "a value (the slot is used)", st
-	}
-	p := placingPosition(s, mover, other)
-	if c, ok := t.placingByRules(r, &p); !ok {
-		return "unknown", st
-	} else if c != stored {
-		return codeNames[c], st
-	}
-	return "", st
-}
-
-// placingByRules computes the code of a placing position for its side to
-// move from its successors, generated and played by movegen and position:
-// the removals after a mill are expanded the same way, the positions after
-// the turn are looked up in the tables, and a game the turn ends is won or
-// lost by the rules.
-func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bool) {
-	var ml movegen.MoveList
-	movegen.Generate(r, p, &ml)
-	if ml.N == 0 {
-		return 0, false
-	}
-	us := p.SideToMove()
-	best := uint8(codeLoss)
-	for _, m := range ml.Slice() {
-		c := *p
-		c.Do(r, m)
-		var v uint8
-		switch {
-		case c.IsOver():
-			switch res, _ := c.Result(); res {
-			case position.Winner(us):
-				v = codeWin
-			case position.Draw:
-				v = codeDraw
-			default:
-				v = codeLoss
-			}
-		case c.SideToMove() == us:
-			var ok bool
-			if v, ok = t.placingByRules(r, &c); !ok {
-				return 0, false
-			}
-		default:
-			e, ok := t.Lookup(r, &c)
-			if !ok {
-				return 0, false
-			}
-			v = codeParent[codeOfValue(e.Value)]
-		}
-		if codeRank[v] > codeRank[best] {
-			best = v
-		}
-	}
-	return best, true
-}
-
-// codeOfValue is the two-bit code of a Value's result.
-func codeOfValue(v Value) uint8 {
-	switch {
-	case v.IsWin():
-		return codeWin
-	case v.IsLoss():
-		return codeLoss
-	}
-	return codeDraw
 }
 
 // partTracker follows which chunks of a table's check are finished (the

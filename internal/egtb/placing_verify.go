@@ -1,0 +1,280 @@
+package egtb
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// verifyPlacing is Verify for a placing sector's WDL table. Its positions
+// are built by position.NewPlacing with the side to move White when both
+// sides hold as many pieces in hand, Black when it holds one more (so that
+// the colour that moves first once placing ends is the opponent's, as in a
+// game); their placements and removals are generated and played by movegen
+// and position, and the positions after the turn looked up in the tables
+// (the placing ones, or the moving phase's once both hands are empty), or
+// won or lost by the rules when the turn ends the game.
+//
+// It makes two passes. The first goes over the slots in order: a slot holds
+// a code exactly when it is used (its position is canonical). The second
+// goes over the positions as the solve does, grouped by the other side's
+// set (so that the positions after their placements, all with that set to
+// move, are looked up in one small block of a table), and checks each
+// position's stored code against the rules' count; Upto and Checked of
+// VerifyOptions' Start and Part count the second pass's positions in that
+// order, and Checked of the result the slots of the first.
+func (t *Tables) verifyPlacing(ctx context.Context, s SectorSpec, tb *table, o VerifyOptions) (VerifyResult, error) {
+	var res VerifyResult
+	prog := o.Progress
+	if prog == nil {
+		prog = func(string, uint64, uint64) {}
+	}
+	step := max(o.Step, 1)
+	r := t.params.Rules()
+	sec := tb.sec
+	others := setsOf(s.O)
+	perO := binom[24-s.O][s.M]
+	units := uint32(len(others.sets)) * perO
+	from := o.Start.Upto
+	if from > 0 && (step > 1 || from > units) {
+		return res, fmt.Errorf("egtb: verify %s: cannot go on from position %d (step %d, %d positions)", s, from, step, units)
+	}
+	threads := o.Threads
+	if threads <= 0 {
+		threads = defaultThreads()
+	}
+	var mu sync.Mutex
+	keep := func(local []Mismatch, bad uint64) {
+		res.Bad += bad
+		res.First = append(res.First, local...)
+	}
+	sv := &solver{threads: threads, prog: prog, ctx: ctx}
+	// The slots: a code exactly where the slot is used.
+	_, err := sv.parallel("verify "+s.String()+" slots", 0, sec.size, sec.size, func(lo, hi uint32) int {
+		var local []Mismatch
+		var n, bad uint64
+		for i := (lo + step - 1) / step * step; i < hi; i += step {
+			n++
+			mover, other := sec.decode(i)
+			c, used := code2(tb.data, i), sec.used(mover, other)
+			if used == (c != codeUnused) {
+				continue
+			}
+			bad++
+			if len(local) < o.Limit {
+				p := placingPosition(s, mover, other)
+				want := "unused"
+				if used {
+					want = "a value (the slot is used)"
+				}
+				local = append(local, Mismatch{Slot: i, FEN: p.FEN(), Stored: codeNames[c], Computed: want})
+			}
+		}
+		mu.Lock()
+		res.Checked += n
+		keep(local, bad)
+		mu.Unlock()
+		return 0
+	})
+	if err != nil {
+		return res, err
+	}
+	// The positions: each code as the rules count it.
+	parts := newPartTracker(from, units, o)
+	parts.part.Checked = o.Start.Checked
+	_, err = sv.parallel("verify "+s.String()+" wdl", from, units, units, func(lo, hi uint32) int {
+		var local []Mismatch
+		var n, bad uint64
+		w := placingWalk{others: others, perO: perO, m: s.M}
+		for u := w.start(lo); u < hi; u = w.next(u) {
+			if (step > 1 && u%step != 0) || (w.stab != 1 && !w.least()) {
+				continue
+			}
+			n++
+			i := sec.index(w.mover, w.o)
+			p := placingPosition(s, w.mover, w.o)
+			stored := code2(tb.data, i)
+			c, ok := t.placingByRules(&r, &p)
+			if ok && c == stored {
+				continue
+			}
+			bad++
+			if len(local) < o.Limit {
+				want := "unknown"
+				if ok {
+					want = codeNames[c]
+				}
+				local = append(local, Mismatch{Slot: i, FEN: p.FEN(), Stored: codeNames[stored], Computed: want})
+			}
+		}
+		mu.Lock()
+		keep(local, bad)
+		parts.done(lo, n, bad > 0)
+		mu.Unlock()
+		return 0
+	})
+	sortMismatches(res.First)
+	if len(res.First) > o.Limit {
+		res.First = res.First[:o.Limit]
+	}
+	return res, err
+}
+
+// placingWalk goes over the positions of a placing sector as its solve does:
+// unit u is the u/perO-th canonical set of the other side and the
+// (u%perO)-th set (colex order) of the side to move's m pieces on the points
+// it leaves free.
+type placingWalk struct {
+	others *setTable
+	perO   uint32
+	m      int
+	ci, j  uint32
+	cm     uint32      // the side to move's set, as ranks of the free points
+	o      bb.Bitboard // the other side's canonical set
+	stab   uint16      // the symmetries that fix it
+	mover  bb.Bitboard // the side to move's set
+}
+
+// start places the walk at unit u and returns u.
+func (w *placingWalk) start(u uint32) uint32 {
+	w.ci, w.j = u/w.perO, u%w.perO
+	if w.ci < uint32(len(w.others.sets)) {
+		w.setO()
+		w.cm = unrankColex(w.j, w.m, 24-w.o.Count())
+		w.mover = deposit(w.cm, w.o)
+	}
+	return u
+}
+
+func (w *placingWalk) setO() {
+	w.o = w.others.sets[w.ci]
+	w.stab = uint16(w.others.info[colex(w.o)])
+}
+
+// next moves the walk to unit u+1 and returns u+1.
+func (w *placingWalk) next(u uint32) uint32 {
+	if w.j++; w.j == w.perO {
+		w.j = 0
+		if w.ci++; w.ci < uint32(len(w.others.sets)) {
+			w.setO()
+		}
+		w.cm = 1<<w.m - 1
+	} else {
+		x := w.cm & -w.cm
+		y := w.cm + x
+		w.cm = ((y^w.cm)>>2)/x | y
+	}
+	if w.ci < uint32(len(w.others.sets)) {
+		w.mover = deposit(w.cm, w.o)
+	}
+	return u + 1
+}
+
+// least reports whether the current position is the one the walk counts:
+// the side to move's set the least of its images under the symmetries that
+// fix the other side's.
+func (w *placingWalk) least() bool {
+	st := oState{o: w.o, stab: w.stab}
+	var orbit uint64
+	return st.leastUnderStab(w.mover, &orbit)
+}
+
+// placingPosition is the position of a placing sector's slot: mover to
+// move, White when both sides hold as many pieces in hand, else Black (see
+// verifyPlacing).
+func placingPosition(s SectorSpec, mover, other bb.Bitboard) position.Position {
+	if s.MF == s.OF {
+		return position.NewPlacing(mover, other, s.MF, s.OF, position.White)
+	}
+	return position.NewPlacing(other, mover, s.OF, s.MF, position.Black)
+}
+
+// codeNames name the two-bit codes.
+var codeNames = [4]string{codeDraw: "draw", codeWin: "win", codeLoss: "loss", codeUnused: "unused"}
+
+// placingByRules computes the code of a placing position for its side to
+// move from its successors, generated and played by movegen and position:
+// the removal after a mill is expanded the same way, the positions after
+// the turn are looked up in the tables, and a game the turn ends is won or
+// lost by the rules. It reports false if a successor is not in the tables.
+func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bool) {
+	var ml, rl movegen.MoveList
+	movegen.Generate(r, p, &ml)
+	if ml.N == 0 {
+		return 0, false
+	}
+	us := p.SideToMove()
+	best := uint8(codeLoss)
+	for _, m := range ml.Slice() {
+		c := *p
+		c.Do(r, m)
+		var v uint8
+		if !c.IsOver() && c.SideToMove() == us && c.Action() == position.Remove {
+			// A mill: the best of the removals.
+			movegen.Generate(r, &c, &rl)
+			if rl.N == 0 {
+				return 0, false
+			}
+			v = codeLoss
+			for _, x := range rl.Slice() {
+				d := c
+				d.Do(r, x)
+				w, ok := t.afterTurn(r, &d, us)
+				if !ok {
+					return 0, false
+				}
+				if codeRank[w] > codeRank[v] {
+					v = w
+				}
+			}
+		} else {
+			var ok bool
+			if v, ok = t.afterTurn(r, &c, us); !ok {
+				return 0, false
+			}
+		}
+		if codeRank[v] > codeRank[best] {
+			best = v
+		}
+	}
+	return best, true
+}
+
+// afterTurn is the code, for us, of the position c reached by our turn: won
+// or lost when the game ended, else its code in the tables turned for us. A
+// removal still pending is not a position the tables hold.
+func (t *Tables) afterTurn(r *rules.Rules, c *position.Position, us position.Color) (uint8, bool) {
+	if c.IsOver() {
+		switch res, _ := c.Result(); res {
+		case position.Winner(us):
+			return codeWin, true
+		case position.Draw:
+			return codeDraw, true
+		}
+		return codeLoss, true
+	}
+	if c.SideToMove() == us {
+		return 0, false
+	}
+	e, ok := t.Lookup(r, c)
+	if !ok {
+		return 0, false
+	}
+	return codeParent[codeOfValue(e.Value)], true
+}
+
+// codeOfValue is the two-bit code of a Value's result.
+func codeOfValue(v Value) uint8 {
+	switch {
+	case v.IsWin():
+		return codeWin
+	case v.IsLoss():
+		return codeLoss
+	}
+	return codeDraw
+}
