@@ -86,7 +86,7 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 	// The tables found are opened by their headers; the data of those a job
 	// reads is checked before the job (Build must not read 9 GB to go on
 	// with the last pair, nor every job of a cluster read them all).
-	t := &Tables{dir: o.Dir, params: o.Params, game: newGame(o.Params)}
+	t := &Tables{dir: o.Dir, params: o.Params, game: newGame(o.Params), trusted: true}
 	ok := false
 	defer func() {
 		if !ok {
@@ -370,10 +370,9 @@ func exitCopies(look func(m, o int) *table, p Params, pair []SectorSpec) (map[Se
 			if err != nil {
 				continue
 			}
-			c := *tb
-			c.data = mem
+			c := tb.copyWith(mem)
 			copy(c.data, tb.data)
-			copies[e] = &c
+			copies[e] = c
 			frees = append(frees, free)
 		}
 	}

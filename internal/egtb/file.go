@@ -333,17 +333,18 @@ func (e *FileError) Is(target error) bool { return target == errDamaged }
 // ErrDamaged is the error every refused file matches (errors.Is).
 var ErrDamaged = errDamaged
 
-// quickCheckBytes is the largest file whose data checksum Open checks: the
-// tables up to 10 pieces (330 MB in all) are read at every open, the bigger
-// ones (a gigabyte each, 9 GB in all) only by the commands that check
-// everything (build, verify, stats), as an engine must start in a moment,
-// not after reading them all from disk. Their header (with its own
-// checksum), rules, sector and size are checked at every open.
-var quickCheckBytes = 256 << 20
+// lazyCheckBytes is the largest table whose data checksum is checked when
+// the table is first used (a few milliseconds): Open reads no data, so that
+// an engine with the whole game installed (14 GB) answers at once, and a
+// table damaged in its data costs only itself. Bigger tables are checked by
+// the commands that read whole tables (verify, stats, build) and by
+// OpenChecked; reading a gigabyte at a table's first probe in a game under
+// a clock would cost seconds.
+var lazyCheckBytes = 64 << 20
 
-// checkFile checks a sector file (header, size and, when all is set or the
-// file is small, the data checksum) against the parameters, sector and
-// metric its name promises. It returns the header.
+// checkFile checks a sector file (header, size and, when all is set, the
+// data checksum) against the parameters, sector and metric its name
+// promises. It returns the header.
 func checkFile(path string, buf []byte, p Params, s SectorSpec, metric Metric, all bool) (header, error) {
 	h, err := parseHeader(buf)
 	if err != nil {
@@ -365,17 +366,22 @@ func checkFile(path string, buf []byte, p Params, s SectorSpec, metric Metric, a
 		}
 		return h, &FileError{path, fmt.Sprintf("%s: %d bytes, want %d", what, len(buf), want)}
 	}
-	data := buf[headerSize:]
-	if !all && len(data) > quickCheckBytes {
+	if !all {
 		return h, nil
 	}
+	return h, checkData(path, &h, buf[headerSize:])
+}
+
+// checkData checks a table's data against its header: the checksum and the
+// count of used slots.
+func checkData(path string, h *header, data []byte) error {
 	if c := crc32.Checksum(data, castagnoli); c != h.crc {
-		return h, &FileError{path, fmt.Sprintf("data checksum mismatch (stored %08x, computed %08x)", h.crc, c)}
+		return &FileError{path, fmt.Sprintf("data checksum mismatch (stored %08x, computed %08x)", h.crc, c)}
 	}
 	if n := usedSlots(h.metric, data, h.slots); n != h.stored {
-		return h, &FileError{path, fmt.Sprintf("used slots %d, the data has %d", h.stored, n)}
+		return &FileError{path, fmt.Sprintf("used slots %d, the data has %d", h.stored, n)}
 	}
-	return h, nil
+	return nil
 }
 
 // usedSlots counts the slots of a table's data that hold a value.

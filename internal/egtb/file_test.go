@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/testkit"
@@ -31,8 +33,10 @@ func resign(b []byte) []byte {
 	return b
 }
 
-// Open refuses every kind of damage with an error that names the file and
-// the fault, and never loads a damaged file.
+// OpenChecked refuses every kind of damage with an error that names the file
+// and the fault; Open leaves the damaged file out with the same error in
+// Damaged (a damaged data byte at the sector's first use), and never uses
+// it.
 func TestOpenRefusesDamagedFiles(t *testing.T) {
 	good := file3v3(t)
 	name := FileName(Standard, SectorSpec{M: 3, O: 3})
@@ -75,23 +79,43 @@ func TestOpenRefusesDamagedFiles(t *testing.T) {
 			if err := os.WriteFile(path, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			p, _, _ := ParseFileName(fn)
-			tb, err := OpenParams(dir, p)
+			p, spec, _ := ParseFileName(fn)
+			check := func(err error) {
+				t.Helper()
+				var fe *FileError
+				if !errors.As(err, &fe) || !errors.Is(err, ErrDamaged) || fe.Path != path {
+					t.Fatalf("error %v (%T), want a FileError for %s", err, err, path)
+				}
+				if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.reason) {
+					t.Fatalf("error %q does not name %s and %q", err, path, tc.reason)
+				}
+			}
+			tb, err := OpenChecked(dir, p)
 			if err == nil {
 				tb.Close()
-				t.Fatalf("opened a damaged file")
+				t.Fatalf("OpenChecked opened a damaged file")
 			}
-			var fe *FileError
-			if !errors.As(err, &fe) || !errors.Is(err, ErrDamaged) || fe.Path != path {
-				t.Fatalf("error %v (%T), want a FileError for %s", err, err, path)
-			}
-			if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.reason) {
-				t.Fatalf("error %q does not name %s and %q", err, path, tc.reason)
-			}
-			// Open through the rules sees the same.
+			check(err)
+			// Open through the rules leaves it out and says why.
 			r := p.Rules()
-			if _, err := Open(dir, &r); err == nil {
-				t.Fatalf("Open through the rules accepted it")
+			tb, err = Open(dir, &r)
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			defer tb.Close()
+			if d := tb.Damaged(); len(d) == 0 {
+				// A damaged data byte: found at the sector's first use.
+				if _, ok := tb.ProbeSets(0b111, 0b111<<8); ok {
+					t.Fatalf("a damaged sector %s answered", spec)
+				}
+			}
+			if d := tb.Damaged(); len(d) != 1 {
+				t.Fatalf("Damaged %v, want the file", d)
+			} else {
+				check(d[0])
+			}
+			if len(tb.Sectors()) != 0 {
+				t.Fatalf("sectors %v of a damaged file", tb.Sectors())
 			}
 		})
 	}
@@ -205,10 +229,12 @@ func FuzzOpen(f *testing.F) {
 	})
 }
 
-// Open checks the data of a large file only by its header and size (an
-// engine must not read gigabytes to start); OpenChecked, which verify and
-// stats use, and Build check the data too.
-func TestOpenChecksLargeFilesByHeader(t *testing.T) {
+// Open reads no data (an engine must not read gigabytes to start): a small
+// table damaged in its data is found at its first use and left out, the
+// others still answer, and Damaged says why; a large one is not checked
+// there at all. OpenChecked, which verify and stats use, and Build check the
+// data too.
+func TestOpenChecksDataAtFirstUse(t *testing.T) {
 	dir := t.TempDir()
 	copyShared(t, dir)
 	path := filepath.Join(dir, FileName(Standard, SectorSpec{M: 3, O: 3}))
@@ -220,20 +246,69 @@ func TestOpenChecksLargeFilesByHeader(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	old := quickCheckBytes
-	quickCheckBytes = 1000 // 3v3 counts as large
-	defer func() { quickCheckBytes = old }()
+	mover, other := bb.Bitboard(0b111), bb.Bitboard(0b111<<8)
 	tb, err := OpenParams(dir, Standard)
-	if err != nil || !tb.Has(SectorSpec{M: 3, O: 3}) {
-		t.Fatalf("Open: %v", err)
+	if err != nil || !tb.Has(SectorSpec{M: 3, O: 3}) || len(tb.Damaged()) != 0 {
+		t.Fatalf("Open: %v, damaged %v", err, tb.Damaged())
+	}
+	if v, ok := tb.ProbeSets(mover, other); ok {
+		t.Fatalf("a damaged 3v3 answered %v", v)
+	}
+	if d := tb.Damaged(); len(d) != 1 || !strings.Contains(d[0].Error(), path+": data checksum mismatch") ||
+		!strings.HasSuffix(d[0].Error(), "; this sector is not used") {
+		t.Fatalf("Damaged %v", d)
+	}
+	tb.Close()
+
+	old := lazyCheckBytes
+	lazyCheckBytes = 1000 // 3v3 counts as large
+	defer func() { lazyCheckBytes = old }()
+	tb, err = OpenParams(dir, Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tb.ProbeSets(mover, other); !ok || len(tb.Damaged()) != 0 {
+		t.Fatalf("a large table is not checked at its first use: %t, %v", ok, tb.Damaged())
 	}
 	tb.Close()
 	if _, err := OpenChecked(dir, Standard); err == nil || !strings.Contains(err.Error(), "data checksum mismatch") {
 		t.Fatalf("OpenChecked: %v", err)
 	}
-	quickCheckBytes = old
-	if _, err := OpenParams(dir, Standard); err == nil || !strings.Contains(err.Error(), "data checksum mismatch") {
-		t.Fatalf("Open of a small file: %v", err)
+}
+
+// A damaged header costs only its own sector: Open leaves it out and says
+// why, and the other sectors are used.
+func TestOpenLeavesOutDamagedFile(t *testing.T) {
+	tb0 := gameTables(t)
+	dir := t.TempDir()
+	for _, s := range []SectorSpec{{M: 3, O: 3}, {M: 2, O: 3, MF: 1, OF: 0}} {
+		metric := DTM
+		if s.Placing() {
+			metric = WDL
+		}
+		name := fileName(Standard, s, metric)
+		b, err := os.ReadFile(filepath.Join(tb0.Dir(), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Placing() {
+			b = b[:len(b)-1] // truncated
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb, err := OpenParams(dir, Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	d := tb.Damaged()
+	if len(d) != 1 || !strings.Contains(d[0].Error(), "plain-fly3-min3-2_3_1_0.egtb: truncated") {
+		t.Fatalf("Damaged %v", d)
+	}
+	if got := fmt.Sprint(tb.Sectors()); got != "[3v3]" {
+		t.Errorf("sectors %s, want [3v3]", got)
 	}
 }
 
@@ -266,9 +341,6 @@ func TestBuildDamagedNeed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	old := quickCheckBytes
-	quickCheckBytes = 1000 // every table counts as large
-	defer func() { quickCheckBytes = old }()
 	var notes []string
 	tb, err := Build(context.Background(), BuildOptions{Dir: dir, Params: p, MaxPieces: 7, Threads: 2, CheckpointEvery: -1,
 		Warn: func(s string) { notes = append(notes, s) }}, func(SectorReport) {})

@@ -200,7 +200,7 @@ func (t *Tables) placingTable(s SectorSpec) *table {
 	if d < 0 || d > 1 {
 		return nil
 	}
-	return t.place[s.M][s.O][s.OF][d]
+	return t.place[s.M][s.O][s.OF][d].usable()
 }
 
 // HasPlacing reports whether any placing sector is loaded.

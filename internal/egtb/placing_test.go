@@ -123,8 +123,7 @@ func TestPlacingVerifyFindsDamage(t *testing.T) {
 	s := SectorSpec{M: 2, O: 2, MF: 2, OF: 2}
 	orig := tb.placingTable(s)
 	data := append([]byte(nil), orig.data...)
-	copyTab := *orig
-	copyTab.data = data
+	copyTab := orig.copyWith(data)
 	// The first used slot whose code is a draw, made a win.
 	var slot uint32
 	for i := uint32(0); i < orig.sec.size; i++ {
@@ -134,7 +133,7 @@ func TestPlacingVerifyFindsDamage(t *testing.T) {
 			break
 		}
 	}
-	tb.place[s.M][s.O][s.OF][s.MF-s.OF] = &copyTab
+	tb.place[s.M][s.O][s.OF][s.MF-s.OF] = copyTab
 	defer func() { tb.place[s.M][s.O][s.OF][s.MF-s.OF] = orig }()
 	res, err := tb.Verify(context.Background(), s, VerifyOptions{Metric: WDL, Threads: 1, Limit: 3})
 	if err != nil {

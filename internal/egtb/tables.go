@@ -3,13 +3,14 @@ package egtb
 import (
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/movegen"
@@ -29,20 +30,57 @@ const DTMPieces = 10
 // table is one opened sector.
 type table struct {
 	sec     *sector
-	data    []byte // one value byte per slot
+	data    []byte // one value byte per slot (two bits for WDL)
 	path    string
 	hdr     header
 	unmap   func() error
 	checked bool // the data checksum was checked
+	// state says whether the table may be probed: 0 not known yet (its
+	// first use checks a small table's data, see lazyCheckBytes), 1 yes, 2
+	// no (its data is damaged). once guards that check, owner hears of a
+	// damaged table.
+	state atomic.Uint32
+	once  sync.Once
+	owner *Tables
 }
 
-// checkData checks the data checksum of a table opened without it.
+// usable returns the table, or nil when it is nil or found damaged: the
+// first call checks the data checksum of a small table (lazyCheckBytes).
+// Every probe goes through it; after the first it costs an atomic load.
+func (t *table) usable() *table {
+	if t == nil {
+		return nil
+	}
+	if st := t.state.Load(); st == 1 {
+		return t
+	} else if st == 2 {
+		return nil
+	}
+	t.once.Do(func() {
+		if !t.checked && len(t.data) <= lazyCheckBytes {
+			if err := checkData(t.path, &t.hdr, t.data); err != nil {
+				t.owner.noteDamaged(fmt.Errorf("%w; this sector is not used", err))
+				t.state.Store(2)
+				return
+			}
+			t.checked = true
+		}
+		t.state.Store(1)
+	})
+	if t.state.Load() == 1 {
+		return t
+	}
+	return nil
+}
+
+// checkData checks the data of a table opened without it (checksum, used
+// slots).
 func (t *table) checkData() error {
 	if t.checked {
 		return nil
 	}
-	if c := crc32.Checksum(t.data, castagnoli); c != t.hdr.crc {
-		return &FileError{t.path, fmt.Sprintf("data checksum mismatch (stored %08x, computed %08x)", t.hdr.crc, c)}
+	if err := checkData(t.path, &t.hdr, t.data); err != nil {
+		return err
 	}
 	t.checked = true
 	return nil
@@ -66,17 +104,46 @@ type Tables struct {
 	// (0 or 1), placing how many are loaded.
 	place   [maxSetSize + 1][maxSetSize + 1][maxSetSize + 1][2]*table
 	placing int
-	none    string // why there are no tables at all (rules not covered)
+	none   string                                 // why there are no tables at all (rules not covered)
 	// checkAll: files are opened with their data checksum checked, however
-	// large (see quickCheckBytes).
-	checkAll bool
+	// large (see lazyCheckBytes). trusted: the tables are usable without a
+	// check at their first use (Build checks what a job reads itself).
+	checkAll, trusted bool
+	// damaged holds the files found damaged (at open, or at their first
+	// use), which are not used; mu guards it.
+	mu      sync.Mutex
+	damaged []error
+}
+
+// noteDamaged records a damaged file.
+func (t *Tables) noteDamaged(err error) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.damaged = append(t.damaged, err)
+	t.mu.Unlock()
+}
+
+// Damaged returns the files found damaged so far, each a *FileError saying
+// why: at open (header, size) or at their first use (a small table's data
+// checksum). Those sectors are not used; the others are.
+func (t *Tables) Damaged() []error {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.damaged)
 }
 
 // Open maps the sector files in dir that were solved under the parameters of
-// r. A missing directory or missing sectors are not errors (their positions
-// are unknown); a damaged file is (the error is a *FileError naming it). If r
-// is not covered at all (see ParamsOf), Open returns empty tables whose Why
-// says so.
+// r, reading their headers only. A missing directory or missing sectors are
+// not errors (their positions are unknown); a damaged file is left out and
+// listed by Damaged (a *FileError naming it), the others are used: its
+// header or size at once, a small table's data at its first use (see
+// lazyCheckBytes; egtb verify checks every table's). If r is not covered at
+// all (see ParamsOf), Open returns empty tables whose Why says so.
 func Open(dir string, r *rules.Rules) (*Tables, error) {
 	p, err := ParamsOf(r)
 	if err != nil {
@@ -89,8 +156,9 @@ func Open(dir string, r *rules.Rules) (*Tables, error) {
 func OpenParams(dir string, p Params) (*Tables, error) { return openParams(dir, p, false) }
 
 // OpenChecked is OpenParams that also checks the data checksum of every file,
-// the large ones included (which Open leaves to this, see quickCheckBytes):
-// the commands that read whole tables (verify, stats) use it.
+// the large ones included (which Open leaves to this, see lazyCheckBytes),
+// and fails on a damaged file: the commands that read whole tables (verify,
+// stats) use it.
 func OpenChecked(dir string, p Params) (*Tables, error) { return openParams(dir, p, true) }
 
 func openParams(dir string, p Params, all bool) (*Tables, error) {
@@ -104,6 +172,11 @@ func openParams(dir string, p Params, all bool) (*Tables, error) {
 			continue
 		}
 		if err := t.load(f.path, f.spec, f.metric); err != nil {
+			var fe *FileError
+			if !all && errors.As(err, &fe) {
+				t.noteDamaged(err)
+				continue
+			}
 			t.Close()
 			return nil, err
 		}
@@ -157,8 +230,11 @@ func (t *Tables) load(path string, s SectorSpec, metric Metric) error {
 	} else if metric == WDL {
 		t.placing++
 	}
-	*slot = &table{sec: newSector(s.M, s.O), data: buf[headerSize:], path: path, hdr: h, unmap: unmap,
-		checked: t.checkAll || len(buf)-headerSize <= quickCheckBytes}
+	tb := &table{sec: newSector(s.M, s.O), data: buf[headerSize:], path: path, hdr: h, unmap: unmap, checked: t.checkAll, owner: t}
+	if t.checkAll || t.trusted {
+		tb.state.Store(1)
+	}
+	*slot = tb
 	return nil
 }
 
@@ -224,7 +300,7 @@ func (t *Tables) lookupDTZ(m, o int) *table {
 	if t == nil || m < 0 || o < 0 || m > maxSetSize || o > maxSetSize {
 		return nil
 	}
-	return t.dtz[m][o]
+	return t.dtz[m][o].usable()
 }
 
 // lookupWDL returns a table of sector (m, o) that holds its wins, draws and
@@ -302,12 +378,32 @@ func (t *Tables) Dir() string { return t.dir }
 
 // Has reports whether the sector's values are loaded (its DTZ table, its
 // DTM table or both; a placing sector's WDL table).
+// It reads no data: a table not used yet counts until its first use finds
+// it damaged.
 func (t *Tables) Has(s SectorSpec) bool {
-	if s.Placing() {
-		return t.placingTable(s) != nil
+	if t == nil || s.M < 0 || s.O < 0 || s.M > maxSetSize || s.O > maxSetSize {
+		return false
 	}
-	return t.lookupWDL(s.M, s.O) != nil
+	if s.Placing() {
+		if s.OF < 0 || s.OF > maxSetSize || s.MF-s.OF < 0 || s.MF-s.OF > 1 {
+			return false
+		}
+		return t.place[s.M][s.O][s.OF][s.MF-s.OF].present()
+	}
+	return t.dtz[s.M][s.O].present() || t.tabs[s.M][s.O].present()
 }
+
+// copyWith returns a usable table like t whose data is data (a copy of t's
+// elsewhere in memory).
+func (t *table) copyWith(data []byte) *table {
+	c := &table{sec: t.sec, data: data, path: t.path, hdr: t.hdr, unmap: t.unmap, checked: t.checked, owner: t.owner}
+	c.state.Store(1)
+	return c
+}
+
+// present reports whether a table is loaded and not found damaged, without
+// checking it.
+func (t *table) present() bool { return t != nil && t.state.Load() != 2 }
 
 // Sectors lists the loaded sectors in build order: the moving phase's, then
 // the placing phase's.
@@ -325,7 +421,7 @@ func (t *Tables) lookup(m, o int) *table {
 	if t == nil || m < 0 || o < 0 || m > maxSetSize || o > maxSetSize {
 		return nil
 	}
-	return t.tabs[m][o]
+	return t.tabs[m][o].usable()
 }
 
 // ProbeSets returns the value of the moving-phase position in which the side

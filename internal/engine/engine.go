@@ -59,6 +59,7 @@ type Engine struct {
 	tables      *egtb.Tables // opened for the current rules, or nil
 	tablesNote  string       // why the tables are not used, said once at the next go
 	tablesNoted bool
+	damageSaid  int // the tables' damaged files said so far
 
 	bookPath    string     // book.Builtin, a file, or "" for none
 	book        *book.Book // the opening book in use, or nil
@@ -84,12 +85,13 @@ func New(s Searcher, hashMB int, log zerolog.Logger) *Engine {
 
 // The endgame tables are opened for the current rules: when the directory
 // is set, and again when the rules change. They are read-only and shared
-// with the search. A damaged file is refused with an error and the tables
-// are not used; rules the tables do not cover are said once, at the next
-// go, and the tables are not probed under them.
+// with the search. A damaged file is left out and said once, at the next go
+// after it was found (at open, or at its first use); the others are used.
+// Rules the tables do not cover are said once, at the next go, and the
+// tables are not probed under them.
 
 // SetTablesDir reads the tables of dir ("": none) for r and hands them to
-// the searcher. A damaged file leaves no tables in use.
+// the searcher.
 func (e *Engine) SetTablesDir(dir string, r *rules.Rules) error {
 	e.tablesDir = strings.TrimSpace(dir)
 	return e.ReopenTables(r)
@@ -102,7 +104,7 @@ func (e *Engine) ReopenTables(r *rules.Rules) error {
 		e.tables.Close()
 		e.tables = nil
 	}
-	e.tablesNote, e.tablesNoted = "", false
+	e.tablesNote, e.tablesNoted, e.damageSaid = "", false, 0
 	defer func() { e.Searcher.SetTables(e.tables) }()
 	if e.tablesDir == "" {
 		return nil
@@ -335,6 +337,7 @@ func (e *Engine) tablesNotes(g *position.Game, notes Notes) Notes {
 		notes = append(notes, "egtb: "+e.tables.Coverage())
 	}
 	acts, ok := e.tables.RankRoot(g)
+	notes = e.damageNotes(notes)
 	if !ok {
 		return notes
 	}
@@ -344,6 +347,16 @@ func (e *Engine) tablesNotes(g *position.Game, notes Notes) Notes {
 		fmt.Fprintf(&b, " %s %s", a.Move, a.Token())
 	}
 	return append(notes, b.String())
+}
+
+// damageNotes appends the tables' damaged files not said yet.
+func (e *Engine) damageNotes(notes Notes) Notes {
+	d := e.tables.Damaged()
+	for _, err := range d[min(e.damageSaid, len(d)):] {
+		notes = append(notes, "error: egtb: "+err.Error())
+	}
+	e.damageSaid = len(d)
+	return notes
 }
 
 // Answer is the action the engine plays and how it chose it.
