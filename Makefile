@@ -12,7 +12,7 @@ PREV      ?= $(BIN)/millengine-prev
 EGTB_DIR  ?=
 EGTB_VARIANT ?= nine-mens-morris
 
-.PHONY: all build run test perft randomplay sweep bench ttd gobench fuzz lint match clean egtb egtb-play book
+.PHONY: all build run test perft randomplay sweep bench ttd gobench fuzz lint match clean egtb egtb-play book startpair
 
 all: build
 
@@ -150,6 +150,17 @@ book: build
 	nice -n 10 $(BIN)/millengine book build --plies 4 --depth 14 --out $(BOOK_OUT)
 	nice -n 10 $(BIN)/millengine book build --plies 6 --depth 12 --out $(BOOK_OUT)
 	nice -n 10 $(BIN)/millengine book build --plies 8 --depth 10 --out $(BOOK_OUT)
+
+# The engine's start timed against the previous build's (scripts/startpair):
+# uci to uciok from the process's start, isready to readyok, the first go
+# from the start position (the book's), peak resident memory, in alternating
+# runs; then a session that only reads the options (uci, quit). PREV is the
+# previous build (cp bin/millengine bin/millengine-prev before the change);
+# STARTPAIR_ARGS adds engine arguments (--arg=--egtb-path=DIR).
+STARTPAIR_ARGS ?=
+startpair: build
+	$(GO) run ./scripts/startpair --new $(BIN)/millengine $(if $(wildcard $(PREV)),--prev $(PREV)) --go "go movetime 1000" $(STARTPAIR_ARGS)
+	$(GO) run ./scripts/startpair --new $(BIN)/millengine $(if $(wildcard $(PREV)),--prev $(PREV)) --uci-only $(STARTPAIR_ARGS)
 
 # The book's first plies (positions after fewer than BOOK_PROVE_PLIES actions)
 # with their values proven down to the tables of the whole moving phase and
