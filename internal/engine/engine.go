@@ -163,17 +163,16 @@ func (e *Engine) Close() {
 func (e *Engine) SetBook(value string) error {
 	path := strings.TrimSpace(value)
 	e.bookPath, e.book, e.bookNote = path, nil, ""
-	switch path {
-	case "":
-		return nil
-	case book.Builtin:
-		// Reading the shipped book takes a few tenths of a second: it is
-		// read in the background and taken at the next AwaitBook (isready)
-		// or book look-up.
-		go book.Default() // its error, if any, is seen at the look-up
+	if path == "" {
 		return nil
 	}
-	b, err := book.Open(path)
+	// The shipped book is read in place from the binary, at once; a file
+	// is read whole, text or binary form.
+	open := book.Open
+	if path == book.Builtin {
+		open = func(string) (*book.Book, error) { return book.Default() }
+	}
+	b, err := open(path)
 	if err != nil {
 		err = fmt.Errorf("option Book: %w; no book is used", err)
 		e.bookPath = ""
@@ -195,29 +194,12 @@ func (e *Engine) SetBookVariety(cp int) { e.bookVariety = cp }
 // SeedBook makes the book's choices repeatable.
 func (e *Engine) SeedBook(seed uint64) { e.bookRng = rand.New(rand.NewPCG(seed, 0x626f6f6b)) }
 
-// AwaitBook takes the shipped book into use once its background read is
-// done, waiting for it if need be. isready calls it: it is the protocol's
-// point for a GUI to wait out slow set-up, so the first go of a game under a
-// move time is not the one that pays for the read.
-func (e *Engine) AwaitBook() {
-	if e.book != nil || e.bookPath != book.Builtin {
-		return
-	}
-	b, err := book.Default()
-	if err != nil {
-		e.bookPath, e.bookNote = "", fmt.Sprintf("option Book: %v; no book is used", err)
-		return
-	}
-	e.book = b
-}
-
 // BookInUse returns the book's name (book.Builtin, a file or "") and the
-// book in use (nil while the shipped one is still being read, or for none).
+// book in use (nil for none).
 func (e *Engine) BookInUse() (string, *book.Book) { return e.bookPath, e.book }
 
 // BookEntry returns the book's entry for g's position, if any.
 func (e *Engine) BookEntry(g *position.Game) (book.Entry, bool) {
-	e.AwaitBook()
 	if e.book == nil {
 		return book.Entry{}, false
 	}
