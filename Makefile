@@ -12,7 +12,7 @@ PREV      ?= $(BIN)/millengine-prev
 EGTB_DIR  ?=
 EGTB_VARIANT ?= nine-mens-morris
 
-.PHONY: all build run test perft randomplay sweep bench ttd gobench fuzz lint match clean egtb egtb-play book
+.PHONY: all build run test perft randomplay sweep bench ttd gobench fuzz lint match clean egtb egtb-play book book-pack startpair
 
 all: build
 
@@ -84,7 +84,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDispatch -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/uci/
 	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
 	$(GO) test -run '^$$' -fuzz '^FuzzOpenJournal$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
-	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/book/
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/book/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadBinary$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/book/
 	$(GO) test -run '^$$' -fuzz FuzzReadRecords -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/match/
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/record/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseSecval$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/malom/
@@ -146,12 +147,31 @@ egtb-slurm: build
 # at depth 10. Each step resumes the file, so an interrupted build (Ctrl-C)
 # goes on where it stopped with the same command, and a book of fewer plies
 # is a good book as far as it goes. Copy the result over
-# internal/book/data/nine-mens-morris.book to ship it.
+# internal/book/data/nine-mens-morris.book, then make book-pack, to ship it.
 BOOK_OUT ?= $(BIN)/nine-mens-morris.book
 book: build
 	nice -n 10 $(BIN)/millengine book build --plies 4 --depth 14 --out $(BOOK_OUT)
 	nice -n 10 $(BIN)/millengine book build --plies 6 --depth 12 --out $(BOOK_OUT)
 	nice -n 10 $(BIN)/millengine book build --plies 8 --depth 10 --out $(BOOK_OUT)
+
+# The shipped book's binary form, which the binary embeds and probes in
+# place (no parsing at start-up), written from its text, the source of
+# truth (go generate ./internal/book does the same). The book's tests fail
+# while it is stale.
+BUILTIN_BOOK := internal/book/data/nine-mens-morris.book
+book-pack:
+	$(GO) run ./cmd/millengine book pack $(BUILTIN_BOOK) $(BUILTIN_BOOK).bin
+
+# The engine's start timed against the previous build's (scripts/startpair):
+# uci to uciok from the process's start, isready to readyok, the first go
+# from the start position (the book's), peak resident memory, in alternating
+# runs; then a session that only reads the options (uci, quit). PREV is the
+# previous build (cp bin/millengine bin/millengine-prev before the change);
+# STARTPAIR_ARGS adds engine arguments (--arg=--egtb-path=DIR).
+STARTPAIR_ARGS ?=
+startpair: build
+	$(GO) run ./scripts/startpair --new $(BIN)/millengine $(if $(wildcard $(PREV)),--prev $(PREV)) --go "go movetime 1000" $(STARTPAIR_ARGS)
+	$(GO) run ./scripts/startpair --new $(BIN)/millengine $(if $(wildcard $(PREV)),--prev $(PREV)) --uci-only $(STARTPAIR_ARGS)
 
 # The book's first plies (positions after fewer than BOOK_PROVE_PLIES actions)
 # with their values proven down to the tables of the whole moving phase and
@@ -164,7 +184,7 @@ BOOK_PROVE_PLIES ?= 8
 BOOK_PROVE_TT ?= $(BIN)/book-prove.tt
 .PHONY: book-prove
 book-prove: build
-	test -f $(BOOK_OUT) || cp internal/book/data/nine-mens-morris.book $(BOOK_OUT)
+	test -f $(BOOK_OUT) || cp $(BUILTIN_BOOK) $(BOOK_OUT)
 	nice -n 5 $(BIN)/millengine book prove --plies $(BOOK_PROVE_PLIES) --tt-mb 6144 --tt-file $(BOOK_PROVE_TT) $(if $(EGTB_DIR),--dir $(EGTB_DIR)) $(BOOK_OUT)
 
 # The browser board (millengine serve) and its tests' browser and Node. make

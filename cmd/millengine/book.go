@@ -26,12 +26,13 @@ Commands:
   build    search the book's positions:  book build [--plies N] [--depth D|--movetime MS] [--out FILE]
   prove    prove the values of a book's first plies:  book prove --plies N [--dir D] FILE
   stats    positions, plies and depths of a book:  book stats [FILE]
+  pack     write a book's binary form, which the engine reads at once:  book pack IN OUT
 
 Run "millengine book <command> --help" for a command's flags.
 `
 
 // bookCommands are the subcommands of book.
-var bookCommands = map[string]func(e *env, args []string) int{"build": bookBuild, "prove": bookProve, "stats": bookStats}
+var bookCommands = map[string]func(e *env, args []string) int{"build": bookBuild, "prove": bookProve, "stats": bookStats, "pack": bookPack}
 
 // runBook implements 'millengine book …'.
 func runBook(e *env, args []string) int {
@@ -43,11 +44,11 @@ func runBook(e *env, args []string) int {
 		return 0
 	}
 	if len(args) == 0 {
-		return e.usageError("book", "want a command: build, prove or stats")
+		return e.usageError("book", "want a command: build, prove, stats or pack")
 	}
 	run := bookCommands[args[0]]
 	if run == nil {
-		return e.usageError("book", fmt.Sprintf("unknown command %q (want build, prove or stats)", args[0]))
+		return e.usageError("book", fmt.Sprintf("unknown command %q (want build, prove, stats or pack)", args[0]))
 	}
 	return run(e, args[1:])
 }
@@ -156,6 +157,9 @@ func bookProve(e *env, args []string) int {
 	}
 	path := fs.Arg(0)
 	b, err := book.Open(path)
+	if err == nil && b.Binary() {
+		err = fmt.Errorf("%s is a book's binary form (book pack): prove its text, then pack it again", path)
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "book prove: %v\n", err)
 		return 1
@@ -299,4 +303,29 @@ func writeBookStats(w io.Writer, name string, b *book.Book) {
 		r := rows[p]
 		fmt.Fprintf(w, "%5d %9d %7.1f %7d %7d %8.1f %7d\n", p, r.n, float64(r.sumD)/float64(r.n), r.minD, r.maxD, float64(r.actions)/float64(r.n), r.proven)
 	}
+}
+
+func bookPack(e *env, args []string) int {
+	fs := e.subFlags("book pack", "book pack IN OUT",
+		"Writes the binary form of the book IN (a book file) to OUT: sorted keys and packed records\n"+
+			"that the engine probes in place, with nothing to parse at start-up (Book option or --book\n"+
+			"OUT). The text stays the source of truth: book build and book prove write it. make\n"+
+			"book-pack writes the shipped book's binary form, internal/book/"+book.BuiltinBinaryFile+".")
+	if code, ok := e.parse(fs, args, true); !ok {
+		return code
+	}
+	if fs.NArg() != 2 {
+		return e.usageError("book pack", "want a book file IN and the file OUT")
+	}
+	in, out := fs.Arg(0), fs.Arg(1)
+	b, err := book.Open(in)
+	if err == nil {
+		err = b.SaveBinary(out)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "book pack: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(e.stdout, "%s: %d positions (%s) in %s\n", out, b.Len(), b.Preset, in)
+	return 0
 }

@@ -643,6 +643,11 @@ func egtbProbe(e *env, args []string) int {
 		return 1
 	}
 	defer tb.Close()
+	defer func() {
+		for _, err := range tb.Damaged() {
+			fmt.Fprintf(stderr, "millengine egtb probe: %v\n", err)
+		}
+	}()
 	if acts, ok := tb.RankRoot(g); ok {
 		value := func(a egtb.RootAction) string {
 			if *metric == "dtz" {

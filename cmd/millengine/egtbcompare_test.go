@@ -11,6 +11,7 @@ import (
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
 	"github.com/millengine/millengine/internal/malom"
+	"github.com/millengine/millengine/internal/rules"
 )
 
 // malomFrom writes, in Malom's format, the sector id of the tables tb with the
@@ -73,7 +74,12 @@ func malomFrom(t *testing.T, dir string, tb *egtb.Tables, id malom.SectorID, dam
 // skipped.
 func TestEGTBCompare(t *testing.T) {
 	dir := egtbtest.Game(t, 8)
-	tb := egtbtest.Open(t, 8)
+	r := rules.Default()
+	tb, err := egtb.Open(dir, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
 	id := malom.SectorID{W: 2, B: 2, WF: 2, BF: 2}
 	x, _ := malom.NewIndex(2, 2)
 	n := x.Len()

@@ -180,6 +180,37 @@ func TestBookBuildErrorOnce(t *testing.T) {
 	}
 }
 
+// book pack writes a book's binary form, which book stats and the Book
+// option read as they read its text; book prove refuses it (it writes the
+// text), and pack refuses what is not a book.
+func TestBookPack(t *testing.T) {
+	dir := t.TempDir()
+	text, bin := filepath.Join(dir, "nmm.book"), filepath.Join(dir, "nmm.book.bin")
+	if code, _, stderr := runCmd(t, "", "book", "build", "--plies", "2", "--depth", "1", "--out", text); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := runCmd(t, "", "book", "pack", text, bin)
+	if want := bin + ": 5 positions (nine-mens-morris) in " + text + "\n"; code != 0 || stdout != want || stderr != "" {
+		t.Fatalf("pack: exit %d, stdout %q, stderr %q; want %q", code, stdout, stderr, want)
+	}
+	_, textStats, _ := runCmd(t, "", "book", "stats", text)
+	code, binStats, stderr := runCmd(t, "", "book", "stats", bin)
+	if code != 0 || strings.Replace(binStats, bin, text, 1) != textStats {
+		t.Fatalf("stats of the binary form: exit %d %s\n%s\nthe text's:\n%s", code, stderr, binStats, textStats)
+	}
+	code, _, stderr = runCmd(t, "", "book", "prove", "--dir", dir, bin)
+	if want := "book prove: " + bin + " is a book's binary form (book pack): prove its text, then pack it again\n"; code != 1 || stderr != want {
+		t.Fatalf("prove of the binary form: exit %d, stderr %q; want %q", code, stderr, want)
+	}
+	code, _, stderr = runCmd(t, "", "book", "pack", bin+".missing", bin)
+	if want := "book pack: book: open " + bin + ".missing: no such file or directory\n"; code != 1 || stderr != want {
+		t.Fatalf("pack of nothing: exit %d, stderr %q; want %q", code, stderr, want)
+	}
+	if code, _, _ := runCmd(t, "", "book", "pack", text); code != 2 {
+		t.Fatalf("pack with one file: exit %d, want 2", code)
+	}
+}
+
 // A command's --help prints its usage once (pflag calls Usage itself).
 func TestHelpOnce(t *testing.T) {
 	for _, args := range [][]string{{"perft", "--help"}, {"bench", "--help"}, {"egtb", "probe", "--help"}, {"help", "perft"}, {"solve", "--help"}, {"annotate", "--help"}} {

@@ -29,6 +29,7 @@ func Prove(ctx context.Context, b *Book, s *solve.Solver, plies int, save func()
 	if !b.Matches(s.Rules()) {
 		return st, fmt.Errorf("book prove: the book's rules (%s) are not the solver's", b.Preset)
 	}
+	b.thaw() // the proofs are written into the maps
 	type job struct {
 		fen       string
 		ply, rank int
@@ -101,7 +102,7 @@ func (b *Book) treeOrder(plies int) map[string]int {
 			}
 			_, c := Canonical(&n.pos)
 			k, ok := key(&c)
-			if fen, in := b.fens[k]; ok && in {
+			if fen, in := b.fenOf(k); ok && in {
 				if _, ranked := rank[fen]; !ranked {
 					rank[fen] = len(rank) + 1
 				}

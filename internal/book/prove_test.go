@@ -125,7 +125,7 @@ func TestTreeOrder(t *testing.T) {
 		q.Do(r, m)
 		_, c := Canonical(&q)
 		if k, ok := key(&c); ok {
-			if fen, ok := b.fens[k]; ok {
+			if fen, ok := b.fenOf(k); ok {
 				ranks = append(ranks, rank[fen])
 			}
 		}

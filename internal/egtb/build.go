@@ -35,6 +35,11 @@ type BuildOptions struct {
 	Only []SectorSpec
 }
 
+// buildCheckBytes is the largest table whose data Build checks when it
+// starts (the tables up to 10 pieces and the placing sectors, a few
+// gigabytes); bigger ones are checked before a job reads them.
+var buildCheckBytes = 256 << 20
+
 // DefaultCheckpointEvery is how often a long solve writes a checkpoint: a
 // kill loses at most this much work, plus the step in flight (an init
 // segment or a retrograde ply, seconds to a minute on the largest pairs).
@@ -113,6 +118,15 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 		}
 		if err := t.load(f.path, f.spec, f.metric); err != nil {
 			warn(err.Error() + "; solving it again")
+			continue
+		}
+		// The small tables' data is checked now (a gigabyte of them in
+		// all); a big one's before a job reads it.
+		if tb := *t.slotOf(f.spec, f.metric); len(tb.data) <= buildCheckBytes {
+			if err := tb.checkData(); err != nil {
+				t.unload(f.spec, f.metric)
+				warn(err.Error() + "; solving it again")
+			}
 		}
 	}
 	plan := o.Params.Plan(o.MaxPieces)

@@ -341,6 +341,9 @@ func TestBuildDamagedNeed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	old := buildCheckBytes
+	buildCheckBytes = 1000 // every table counts as large
+	defer func() { buildCheckBytes = old }()
 	var notes []string
 	tb, err := Build(context.Background(), BuildOptions{Dir: dir, Params: p, MaxPieces: 7, Threads: 2, CheckpointEvery: -1,
 		Warn: func(s string) { notes = append(notes, s) }}, func(SectorReport) {})

@@ -104,7 +104,7 @@ type Tables struct {
 	// (0 or 1), placing how many are loaded.
 	place   [maxSetSize + 1][maxSetSize + 1][maxSetSize + 1][2]*table
 	placing int
-	none   string                                 // why there are no tables at all (rules not covered)
+	none    string // why there are no tables at all (rules not covered)
 	// checkAll: files are opened with their data checksum checked, however
 	// large (see lazyCheckBytes). trusted: the tables are usable without a
 	// check at their first use (Build checks what a job reads itself).

@@ -93,42 +93,75 @@ func New(s Searcher, hashMB int, log zerolog.Logger) *Engine {
 // SetTablesDir reads the tables of dir ("": none) for r and hands them to
 // the searcher.
 func (e *Engine) SetTablesDir(dir string, r *rules.Rules) error {
-	e.tablesDir = strings.TrimSpace(dir)
-	return e.ReopenTables(r)
+	e.UseTables(OpenedTables{}) // the old tables are released first
+	return e.UseTables(OpenTables(dir, r, e.log))
 }
 
 // ReopenTables opens the tables of the current directory for r, as after a
 // change of rules; without a directory it does nothing.
 func (e *Engine) ReopenTables(r *rules.Rules) error {
-	if e.tables != nil {
-		e.tables.Close()
-		e.tables = nil
+	return e.SetTablesDir(e.tablesDir, r)
+}
+
+// OpenedTables are the endgame tables of a directory opened for some rules
+// by OpenTables, to be taken into use by UseTables. Opening reads the
+// tables' headers only, but a directory of hundreds of files still takes a
+// moment, so the protocol loop opens them on another goroutine at start-up
+// and answers uci meanwhile; UseTables then runs on the loop.
+type OpenedTables struct {
+	dir    string
+	tables *egtb.Tables // nil: none
+	note   string       // why they are not used, or what is missing: said at the next go
+	err    error        // a damaged file: no tables
+}
+
+// OpenTables opens the tables of dir ("": none) for r. It touches no
+// engine: it may run on any goroutine.
+func OpenTables(dir string, r *rules.Rules, log zerolog.Logger) OpenedTables {
+	o := OpenedTables{dir: strings.TrimSpace(dir)}
+	if o.dir == "" {
+		return o
 	}
-	e.tablesNote, e.tablesNoted, e.damageSaid = "", false, 0
-	defer func() { e.Searcher.SetTables(e.tables) }()
-	if e.tablesDir == "" {
-		return nil
-	}
-	if _, err := os.Stat(e.tablesDir); errors.Is(err, os.ErrNotExist) {
-		e.tablesNote = fmt.Sprintf("egtb: no tables in %s (build them with: millengine egtb build)", e.tablesDir)
-		e.log.Info().Str("dir", e.tablesDir).Msg("no endgame tables")
-		return nil
+	if _, err := os.Stat(o.dir); errors.Is(err, os.ErrNotExist) {
+		o.note = fmt.Sprintf("egtb: no tables in %s (build them with: millengine egtb build)", o.dir)
+		log.Info().Str("dir", o.dir).Msg("no endgame tables")
+		return o
 	}
 	if _, err := egtb.ParamsOf(r); err != nil {
-		e.tablesNote = fmt.Sprintf("egtb: the tables are not used under these rules (%v)", err)
-		return nil
+		o.note = fmt.Sprintf("egtb: the tables are not used under these rules (%v)", err)
+		return o
 	}
-	t, err := egtb.Open(e.tablesDir, r)
+	t, err := egtb.Open(o.dir, r)
 	if err != nil {
-		e.log.Error().Err(err).Msg("endgame tables not used")
-		return fmt.Errorf("EGTBPath: %w; the tables are not used", err)
+		log.Error().Err(err).Msg("endgame tables not used")
+		o.err = fmt.Errorf("EGTBPath: %w; the tables are not used", err)
+		return o
 	}
-	e.tables = t
+	o.tables = t
 	if !t.Covers(r) {
-		e.tablesNote = fmt.Sprintf("egtb: %s holds no tables for these rules (%s)", e.tablesDir, t.Params().Name())
+		o.note = fmt.Sprintf("egtb: %s holds no tables for these rules (%s)", o.dir, t.Params().Name())
 	}
-	e.log.Info().Str("dir", e.tablesDir).Int("sectors", len(t.Sectors())).Msg("endgame tables opened")
-	return nil
+	log.Info().Str("dir", o.dir).Int("sectors", len(t.Sectors())).Msg("endgame tables opened")
+	return o
+}
+
+// Close releases tables that are not taken into use.
+func (o OpenedTables) Close() {
+	if o.tables != nil {
+		o.tables.Close()
+	}
+}
+
+// UseTables takes tables opened by OpenTables into use in place of the
+// current ones (which it closes) and hands them to the searcher; it returns
+// the error that left none open, if any.
+func (e *Engine) UseTables(o OpenedTables) error {
+	if e.tables != nil {
+		e.tables.Close()
+	}
+	e.tablesDir, e.tables, e.tablesNote, e.tablesNoted, e.damageSaid = o.dir, o.tables, o.note, false, 0
+	e.Searcher.SetTables(e.tables)
+	return o.err
 }
 
 // NoteTablesError keeps err (tables that could not be opened at start-up or
@@ -165,17 +198,16 @@ func (e *Engine) Close() {
 func (e *Engine) SetBook(value string) error {
 	path := strings.TrimSpace(value)
 	e.bookPath, e.book, e.bookNote = path, nil, ""
-	switch path {
-	case "":
-		return nil
-	case book.Builtin:
-		// Reading the shipped book takes a few tenths of a second: it is
-		// read in the background and taken at the next AwaitBook (isready)
-		// or book look-up.
-		go book.Default() // its error, if any, is seen at the look-up
+	if path == "" {
 		return nil
 	}
-	b, err := book.Open(path)
+	// The shipped book is read in place from the binary, at once; a file
+	// is read whole, text or binary form.
+	open := book.Open
+	if path == book.Builtin {
+		open = func(string) (*book.Book, error) { return book.Default() }
+	}
+	b, err := open(path)
 	if err != nil {
 		err = fmt.Errorf("option Book: %w; no book is used", err)
 		e.bookPath = ""
@@ -197,29 +229,12 @@ func (e *Engine) SetBookVariety(cp int) { e.bookVariety = cp }
 // SeedBook makes the book's choices repeatable.
 func (e *Engine) SeedBook(seed uint64) { e.bookRng = rand.New(rand.NewPCG(seed, 0x626f6f6b)) }
 
-// AwaitBook takes the shipped book into use once its background read is
-// done, waiting for it if need be. isready calls it: it is the protocol's
-// point for a GUI to wait out slow set-up, so the first go of a game under a
-// move time is not the one that pays for the read.
-func (e *Engine) AwaitBook() {
-	if e.book != nil || e.bookPath != book.Builtin {
-		return
-	}
-	b, err := book.Default()
-	if err != nil {
-		e.bookPath, e.bookNote = "", fmt.Sprintf("option Book: %v; no book is used", err)
-		return
-	}
-	e.book = b
-}
-
 // BookInUse returns the book's name (book.Builtin, a file or "") and the
-// book in use (nil while the shipped one is still being read, or for none).
+// book in use (nil for none).
 func (e *Engine) BookInUse() (string, *book.Book) { return e.bookPath, e.book }
 
 // BookEntry returns the book's entry for g's position, if any.
 func (e *Engine) BookEntry(g *position.Game) (book.Entry, bool) {
-	e.AwaitBook()
 	if e.book == nil {
 		return book.Entry{}, false
 	}

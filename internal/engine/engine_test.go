@@ -151,15 +151,30 @@ func TestNoBookSearches(t *testing.T) {
 }
 
 // A book file that cannot be read leaves no book in use, with an error that
-// names the option; one noted at start-up is said once, at the next go.
+// names the option; one noted at start-up is said once, at the next go. A
+// damaged binary form is refused likewise, whole.
 func TestBadBook(t *testing.T) {
-	bad := filepath.Join(t.TempDir(), "bad.book")
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.book")
 	if err := os.WriteFile(bad, []byte("not a book\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	e, _ := newEngine(t, "")
+	badBin := filepath.Join(dir, "bad.book.bin")
+	if err := os.WriteFile(badBin, []byte("millbook\x01\x00\x00\x00\x01\x00\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetBook(book.Builtin); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetBook(badBin); err == nil || err.Error() != "option Book: book: binary form: 16 bytes, cut within the header (24 bytes); no book is used" {
+		t.Fatalf("SetBook(a cut binary form): %v", err)
+	}
+	if path, b := e.BookInUse(); path != "" || b != nil {
+		t.Fatalf("after a bad binary book: %q %p", path, b)
+	}
 	err := e.SetBook(bad)
-	if err == nil || !strings.HasPrefix(err.Error(), "option Book: ") || !strings.HasSuffix(err.Error(), "; no book is used") {
+	if err == nil || err.Error() != `option Book: book: line 1: "not a book" is not a millengine opening book header; no book is used` {
 		t.Fatalf("SetBook(bad): %v", err)
 	}
 	if path, b := e.BookInUse(); path != "" || b != nil {

@@ -57,6 +57,26 @@ func TestBookAnswersAGoThatPlays(t *testing.T) {
 	}
 }
 
+// The Book option takes a book's binary form (book pack) as it takes its
+// text, and answers alike.
+func TestBookOptionTakesTheBinaryForm(t *testing.T) {
+	b, err := book.Open(testBook(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "test.book.bin")
+	if err := b.SaveBinary(path); err != nil {
+		t.Fatal(err)
+	}
+	h := startHarness(t, testConfig())
+	h.send("setoption name Book value "+path, "setoption name BookVariety value 0", "position startpos moves f4", "go movetime 5000")
+	expectLines(t, h,
+		"info string book depth 11 moves b4 20",
+		"info depth 11 score cp 20 nodes 0 nps 0 time 0 pv b4",
+		"info string book move b4",
+		"bestmove b4")
+}
+
 // The book maps a position to its stored image and the action back: after
 // f4 (the image of d6 by a quarter turn) the book's d2 becomes b4.
 func TestBookUnderSymmetry(t *testing.T) {
@@ -137,21 +157,16 @@ func TestBookOption(t *testing.T) {
 	}
 }
 
-// The shipped book is read off the loop at start-up; isready, the
-// protocol's point to wait out set-up, answers only once it is in use, so
-// a game's first go does not pay for the read.
-func TestIsreadyWaitsForTheBuiltinBook(t *testing.T) {
+// The shipped book is in use from the start, before any isready: it is
+// read in place from the binary, with nothing to wait for.
+func TestBuiltinBookInUseAtOnce(t *testing.T) {
 	s, _ := newTestSessionWith(t, bookConfig(book.Builtin))
-	if path, _ := s.engine.BookInUse(); path != book.Builtin {
-		t.Fatalf("Book %q at start", path)
-	}
-	s.handleLine(inputLine{text: "isready"})
 	want, err := book.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, b := s.engine.BookInUse(); b != want {
-		t.Fatalf("after isready the session's book is %p, want the shipped book %p", b, want)
+	if path, b := s.engine.BookInUse(); path != book.Builtin || b != want {
+		t.Fatalf("at start the session's book is %q %p, want the shipped book %p", path, b, want)
 	}
 }
 

@@ -36,7 +36,6 @@ func (s *session) handleLine(l inputLine) (quit bool) {
 			s.printf("%s", line)
 		}
 	case "isready":
-		s.engine.AwaitBook()
 		s.printf("readyok")
 	case "ucinewgame", "uginewgame":
 		err = s.cmdNewGame(args)

@@ -43,7 +43,19 @@ func (s *session) resizeDone(err error) (quit bool) {
 	} else {
 		s.log.Info().Int("mb", r.mb).Dur("took", took).Msg("hash table allocated")
 	}
-	for len(s.queued) > 0 && s.resizing == nil {
+	return s.runQueued()
+}
+
+// waiting reports whether input lines wait: while the table is allocated
+// or the tables opened.
+func (s *session) waiting() bool {
+	return s.resizing != nil || (s.setup != nil && !s.setup.started.IsZero())
+}
+
+// runQueued runs the lines that waited, in order, until one starts another
+// wait. It reports whether one of them ended the session.
+func (s *session) runQueued() (quit bool) {
+	for len(s.queued) > 0 && !s.waiting() {
 		l := s.queued[0]
 		s.queued = s.queued[1:]
 		if s.handleLine(l) {
@@ -51,6 +63,14 @@ func (s *session) resizeDone(err error) (quit bool) {
 		}
 	}
 	return false
+}
+
+// answersAtOnce reports whether a line is answered while the table is
+// allocated or the tables opened: uci (and ugi), which lists the options
+// and touches neither.
+func answersAtOnce(l inputLine) bool {
+	f := strings.Fields(l.text)
+	return len(f) > 0 && (strings.EqualFold(f[0], "uci") || strings.EqualFold(f[0], "ugi"))
 }
 
 // isQuit reports whether the line is the quit command.

@@ -200,13 +200,19 @@ func TestTablesRulesAndDamage(t *testing.T) {
 	h.send("setoption name Variant value nine-mens-morris", "setoption name EGTBPath value "+damaged, "position fen "+fen, "go depth 2")
 	lines := h.until("bestmove")
 	want := "info string error: egtb: endgame table " + filepath.Join(damaged, "plain-fly3-min3-3v3.egtb") + ": data checksum mismatch"
-	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) && strings.HasSuffix(l, "; this sector is not used") }) ||
-		slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info string egtb draw") || strings.HasPrefix(l, "info string egtb win") || strings.HasPrefix(l, "info string egtb loss") }) {
+	if !slices.ContainsFunc(lines, func(l string) bool {
+		return strings.HasPrefix(l, want) && strings.HasSuffix(l, "; this sector is not used")
+	}) ||
+		slices.ContainsFunc(lines, func(l string) bool {
+			return strings.HasPrefix(l, "info string egtb draw") || strings.HasPrefix(l, "info string egtb win") || strings.HasPrefix(l, "info string egtb loss")
+		}) {
 		t.Fatalf("damaged 3v3: %q", lines)
 	}
 	h.send("position fen @@*@****/*****O*@/O*O***** b m s 3 0 4 0 0 0 0 0 0 0 0 0 30", "go depth 2")
 	lines = h.until("bestmove")
-	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info string egtb ") && strings.Contains(l, " moves ") }) ||
+	if !slices.ContainsFunc(lines, func(l string) bool {
+		return strings.HasPrefix(l, "info string egtb ") && strings.Contains(l, " moves ")
+	}) ||
 		slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "data checksum") }) {
 		t.Fatalf("3v4 beside a damaged 3v3: %q", lines)
 	}

@@ -157,26 +157,47 @@ func (s *session) loop(ctx context.Context, lines <-chan inputLine) error {
 			return ctx.Err()
 		case l, ok := <-lines:
 			if !ok {
+				if s.waiting() {
+					// The lines that wait run first, as they would have
+					// without the wait (a script piped in ends at once).
+					lines = nil
+					continue
+				}
 				s.log.Info().Msg("end of input")
 				s.finishSearch()
 				return nil
 			}
-			if s.resizing != nil {
-				// The table is being allocated: the line waits its turn,
-				// unless it ends the session.
-				if isQuit(l) {
-					s.log.Info().Msg("quit while the hash table is allocated")
+			if s.setup != nil && s.setup.started.IsZero() && needsSetup(l) {
+				s.startSetup()
+			}
+			if s.waiting() {
+				// The table is being allocated or the tables opened: the
+				// line waits its turn, unless it is uci, which needs
+				// neither (a GUI reads the options), and no line waits
+				// before it. quit ends the session at once during a Hash
+				// change; during the start-up's work it does so when no
+				// line waits, and otherwise runs after them, as it would
+				// have without the wait (a script piped in is played whole).
+				if isQuit(l) && (s.resizing != nil || len(s.queued) == 0) {
+					s.log.Info().Msg("quit while the hash table is allocated or the tables opened")
 					return nil
 				}
-				s.queued = append(s.queued, l)
-				continue
+				if len(s.queued) > 0 || !answersAtOnce(l) {
+					s.queued = append(s.queued, l)
+					continue
+				}
 			}
 			if s.handleLine(l) {
 				s.finishSearch()
 				return nil
 			}
 		case err := <-s.resized:
-			if s.resizeDone(err) {
+			if s.resizeDone(err) || (lines == nil && !s.waiting()) {
+				s.finishSearch()
+				return nil
+			}
+		case d := <-s.setupDone:
+			if s.finishSetup(d) || (lines == nil && !s.waiting()) {
 				s.finishSearch()
 				return nil
 			}
@@ -219,8 +240,11 @@ type session struct {
 	events   chan event
 	watchdog *time.Timer // stops a search that overruns its time; nil when not armed
 	resizing *resize     // a Hash change being allocated, or nil
-	queued   []inputLine // lines read while the table is allocated, in order
+	setup    *setup      // the start-up's table allocation and tables opening, planned or running; nil when done
+	queued   []inputLine // lines read while the table is allocated or the tables opened, in order
 	resized  chan error  // the end of a Hash change
+	// setupDone receives the end of the start-up's work (one value).
+	setupDone chan setupResult
 
 	closed chan struct{} // closed when Run returns
 }
@@ -240,16 +264,23 @@ func newSession(cfg Config, w *writer) *session {
 		valid:       true,
 		events:      make(chan event, 64),
 		resized:     make(chan error, 1),
+		setupDone:   make(chan setupResult, 1),
 		closed:      make(chan struct{}),
 	}
 	s.sopts.Threads = cfg.Threads
 	s.sopts.Contempt = defaultContempt
 	s.game = position.NewGame(s.rules, position.New(&s.rules))
-	s.engine = engine.New(cfg.Engine, cfg.HashMB, cfg.Log)
-	s.engine.SetOptions(s.sopts)
-	if err := s.engine.SetTablesDir(stringValue(cfg.EGTBPath), &s.rules); err != nil {
-		s.engine.NoteTablesError(err) // said at the first go
+	// The searcher the session makes starts with the smallest table, which
+	// takes a fraction of a millisecond; the table is sized to Hash, and the
+	// tables opened, off the loop when the session first needs them (setup),
+	// so that uci is answered at once.
+	hashMB := cfg.HashMB
+	if cfg.Engine == nil {
+		hashMB = 1
 	}
+	s.engine = engine.New(cfg.Engine, hashMB, cfg.Log)
+	s.engine.SetOptions(s.sopts)
+	s.planSetup(cfg.HashMB, hashMB, stringValue(cfg.EGTBPath))
 	if err := s.engine.SetBook(stringValue(cfg.Book)); err != nil {
 		s.log.Error().Err(err).Msg("opening book not used")
 		s.engine.NoteBookError(err)
