@@ -27,12 +27,13 @@ Commands:
   prove    prove the values of a book's first plies:  book prove --plies N [--dir D] FILE
   stats    positions, plies and depths of a book:  book stats [FILE]
   pack     write a book's binary form, which the engine reads at once:  book pack IN OUT
+  check    the proven values against the tables of the whole game:  book check [--dir D] [FILE]
 
 Run "millengine book <command> --help" for a command's flags.
 `
 
 // bookCommands are the subcommands of book.
-var bookCommands = map[string]func(e *env, args []string) int{"build": bookBuild, "prove": bookProve, "stats": bookStats, "pack": bookPack}
+var bookCommands = map[string]func(e *env, args []string) int{"build": bookBuild, "prove": bookProve, "stats": bookStats, "pack": bookPack, "check": bookCheck}
 
 // runBook implements 'millengine book …'.
 func runBook(e *env, args []string) int {
@@ -44,11 +45,11 @@ func runBook(e *env, args []string) int {
 		return 0
 	}
 	if len(args) == 0 {
-		return e.usageError("book", "want a command: build, prove, stats or pack")
+		return e.usageError("book", "want a command: build, prove, stats, pack or check")
 	}
 	run := bookCommands[args[0]]
 	if run == nil {
-		return e.usageError("book", fmt.Sprintf("unknown command %q (want build, prove, stats or pack)", args[0]))
+		return e.usageError("book", fmt.Sprintf("unknown command %q (want build, prove, stats, pack or check)", args[0]))
 	}
 	return run(e, args[1:])
 }
@@ -303,6 +304,54 @@ func writeBookStats(w io.Writer, name string, b *book.Book) {
 		r := rows[p]
 		fmt.Fprintf(w, "%5d %9d %7.1f %7d %7d %8.1f %7d\n", p, r.n, float64(r.sumD)/float64(r.n), r.minD, r.maxD, float64(r.actions)/float64(r.n), r.proven)
 	}
+}
+
+func bookCheck(e *env, args []string) int {
+	fs := e.subFlags("book check", "book check [--dir D] [FILE]",
+		"Compares every proven position of a book (the shipped one without FILE) with the endgame\n"+
+			"tables in --dir: the value must be the tables' and the actions that keep it the tables'.\n"+
+			"Prints the counts (proven, compared, equal, not in the tables) and the first differences;\n"+
+			"exits 1 if any position differs.")
+	dir := fs.String("dir", egtb.DefaultDir(), "table directory (the whole game: egtb build --game)")
+	if code, ok := e.parse(fs, args, true); !ok {
+		return code
+	}
+	if fs.NArg() > 1 {
+		return e.usageError("book check", fmt.Sprintf("unexpected argument %q", fs.Arg(1)))
+	}
+	var (
+		b   *book.Book
+		err error
+	)
+	name := "the shipped book"
+	if fs.NArg() == 1 {
+		name = fs.Arg(0)
+		b, err = book.Open(name)
+	} else {
+		b, err = book.Default()
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "book check: %v\n", err)
+		return 1
+	}
+	tb, err := egtb.Open(*dir, &b.Rules)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "book check: %v\n", err)
+		return 1
+	}
+	defer tb.Close()
+	bar := newProgressBar(e.stderr, "book check ", "", 1)
+	rep := book.Check(b, tb, func(done, total int) { bar.update("positions", uint64(done), uint64(total)) })
+	bar.clear()
+	fmt.Fprintf(e.stdout, "%s against %s: %d proven positions, %d compared, %d equal, %d different, %d not in the tables\n",
+		name, *dir, rep.Proven, rep.Compared, rep.Equal, rep.Compared-rep.Equal, rep.Unknown)
+	for _, l := range rep.First {
+		fmt.Fprintln(e.stdout, "  "+l)
+	}
+	if rep.Compared != rep.Equal {
+		return 1
+	}
+	return 0
 }
 
 func bookPack(e *env, args []string) int {

@@ -556,7 +556,11 @@ func egtbStats(e *env, args []string) int {
 			info, dtm := tb.Info(s)
 			longest := strconv.Itoa(st.LongestWin)
 			z, dtz := tb.InfoOf(s, egtb.DTZ)
-			if !dtm && dtz {
+			if s.Placing() {
+				// A placing sector keeps the result only.
+				info, _ = tb.InfoOf(s, egtb.WDL)
+				st, longest = info.Header, "-"
+			} else if !dtm && dtz {
 				// Beyond DTMPieces only the DTZ table is kept: its header's
 				// counts (which verify checks against its data) are the
 				// sector's; its distances are to the next removal, not the

@@ -101,7 +101,9 @@ func TestEGTBCommands(t *testing.T) {
 			`^value: unknown sector 3v3 is not built \(diag-fly3-min3-3v3-dtz\.egtb in .*\)\n` +
 				`a1-g7: win 1\nd7-a4: win 1\n(\S+: unknown\n){52}$`, ""}, // a mill that leaves two pieces needs no table
 		{"probe placing", []string{"egtb", "probe", "--dir", dir, "--fen", "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1"}, 0,
-			`^value: unknown pieces in hand: the tables cover the moving phase only\n(\w\d: unknown\n){24}$`, ""},
+			`^value: unknown placing sector 0_0_9_9 is not built \(plain-fly3-min3-0_0_9_9\.egtb in .*\)\n(\w\d: unknown\n){24}$`, ""},
+		{"probe placing, Lasker", []string{"--variant", "lasker-morris", "egtb", "probe", "--dir", dir, "--fen", "********/********/******** w p p 0 10 0 10 0 0 0 0 0 0 0 0 1"}, 0,
+			`^value: unknown pieces in hand: placing phase not covered by the tables: PiecesCount 10 \(at most 9\)\n(\w\d: unknown\n){24}$`, ""},
 		{"stats", []string{"egtb", "stats", "--dir", dir}, 0,
 			`(?s)^plain-fly3-min3 \(HasDiagonalLines=false MayFly=true flyPieceCount=3 PiecesAtLeastCount=3 .*\n` +
 				` +sector +positions +stored +slots +used +wins +draws +losses +longest win +bytes\n` +

@@ -315,8 +315,23 @@ func (t *Tables) lookupWDL(m, o int) *table {
 // Coverage says in one line what the tables hold for their parameters: "all
 // 49 sectors of plain-fly3-min3 (the whole moving phase, DTM up to 10
 // pieces) in DIR", or which sectors are there and which pieces counts are
-// complete, for a subset such as the 10-piece set or a build half done.
+// complete, for a subset such as the 10-piece set or a build half done;
+// then what they hold of the placing phase, "the whole game" when every
+// sector of Nine Men's Morris is there.
 func (t *Tables) Coverage() string {
+	s := t.movingCoverage()
+	if t == nil || t.placing == 0 {
+		return s
+	}
+	all := len(t.params.PlacingSectors(PlacingPieces, MaxPieces))
+	if t.placing == all && len(t.params.Sectors(MaxPieces)) == len(t.Sectors())-t.placing {
+		return fmt.Sprintf("the whole game: %s, and all %d placing sectors", s, all)
+	}
+	return fmt.Sprintf("%s; and %d of %d placing sectors", s, t.placing, all)
+}
+
+// movingCoverage is Coverage's part of the moving phase.
+func (t *Tables) movingCoverage() string {
 	if t == nil || t.game == nil {
 		return "no tables"
 	}
@@ -575,8 +590,19 @@ func (t *Tables) Why(r *rules.Rules, p *position.Position) string {
 	case p.IsOver():
 		res, why := p.Result()
 		return fmt.Sprintf("the game is over (%s: %s)", res, why)
+	case (p.InHand(position.White) != 0 || p.InHand(position.Black) != 0) && !placingCovered(r):
+		_, err := PlacingOf(r)
+		return "pieces in hand: " + err.Error()
 	case p.InHand(position.White) != 0 || p.InHand(position.Black) != 0:
-		return "pieces in hand: the tables cover the moving phase only"
+		us := p.SideToMove()
+		s := SectorSpec{M: p.OnBoard(us), O: p.OnBoard(us ^ 1), MF: p.InHand(us), OF: p.InHand(us ^ 1)}
+		if p.Action() == position.Remove {
+			return fmt.Sprintf("a removal is pending in placing sector %s; the sectors after it are not all built", s)
+		}
+		if !t.Has(s) {
+			return fmt.Sprintf("placing sector %s is not built (%s in %s)", s, fileName(t.params, s, WDL), t.dir)
+		}
+		return fmt.Sprintf("placing sector %s is not available", s)
 	case p.Marked() != 0:
 		return "marked points: the tables cover the moving phase only"
 	case p.StalemateRemoving() || p.BothStalemateRemoving():
