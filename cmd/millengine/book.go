@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/millengine/millengine/internal/book"
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/rules"
@@ -251,8 +253,19 @@ func bookStats(e *env, args []string) int {
 	if code, ok := e.parse(fs, args, true); !ok {
 		return code
 	}
+	b, name, code := e.bookArg(fs, "book stats")
+	if b == nil {
+		return code
+	}
+	writeBookStats(e.stdout, name, b)
+	return 0
+}
+
+// bookArg opens the book a command names (FILE), or the shipped one
+// without; it returns nil and the exit code when it cannot.
+func (e *env) bookArg(fs *pflag.FlagSet, cmd string) (*book.Book, string, int) {
 	if fs.NArg() > 1 {
-		return e.usageError("book stats", fmt.Sprintf("unexpected argument %q", fs.Arg(1)))
+		return nil, "", e.usageError(cmd, fmt.Sprintf("unexpected argument %q", fs.Arg(1)))
 	}
 	var (
 		b   *book.Book
@@ -266,11 +279,10 @@ func bookStats(e *env, args []string) int {
 		b, err = book.Default()
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "book stats: %v\n", err)
-		return 1
+		fmt.Fprintf(e.stderr, "%s: %v\n", cmd, err)
+		return nil, "", 1
 	}
-	writeBookStats(e.stdout, name, b)
-	return 0
+	return b, name, 0
 }
 
 // writeBookStats prints a book's coverage: positions by ply with their
@@ -316,23 +328,9 @@ func bookCheck(e *env, args []string) int {
 	if code, ok := e.parse(fs, args, true); !ok {
 		return code
 	}
-	if fs.NArg() > 1 {
-		return e.usageError("book check", fmt.Sprintf("unexpected argument %q", fs.Arg(1)))
-	}
-	var (
-		b   *book.Book
-		err error
-	)
-	name := "the shipped book"
-	if fs.NArg() == 1 {
-		name = fs.Arg(0)
-		b, err = book.Open(name)
-	} else {
-		b, err = book.Default()
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "book check: %v\n", err)
-		return 1
+	b, name, code := e.bookArg(fs, "book check")
+	if b == nil {
+		return code
 	}
 	tb, err := egtb.Open(*dir, &b.Rules)
 	if err != nil {

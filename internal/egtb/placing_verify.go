@@ -49,10 +49,6 @@ func (t *Tables) verifyPlacing(ctx context.Context, s SectorSpec, tb *table, o V
 		threads = defaultThreads()
 	}
 	var mu sync.Mutex
-	keep := func(local []Mismatch, bad uint64) {
-		res.Bad += bad
-		res.First = append(res.First, local...)
-	}
 	sv := &solver{threads: threads, prog: prog, ctx: ctx}
 	// The slots: a code exactly where the slot is used.
 	_, err := sv.parallel("verify "+s.String()+" slots", 0, sec.size, sec.size, func(lo, hi uint32) int {
@@ -76,8 +72,7 @@ func (t *Tables) verifyPlacing(ctx context.Context, s SectorSpec, tb *table, o V
 			}
 		}
 		mu.Lock()
-		res.Checked += n
-		keep(local, bad)
+		res.merge(n, bad, local)
 		mu.Unlock()
 		return 0
 	})
@@ -113,15 +108,12 @@ func (t *Tables) verifyPlacing(ctx context.Context, s SectorSpec, tb *table, o V
 			}
 		}
 		mu.Lock()
-		keep(local, bad)
+		res.merge(0, bad, local) // Checked counts the first pass's slots
 		parts.done(lo, n, bad > 0)
 		mu.Unlock()
 		return 0
 	})
-	sortMismatches(res.First)
-	if len(res.First) > o.Limit {
-		res.First = res.First[:o.Limit]
-	}
+	res.trim(o.Limit)
 	return res, err
 }
 

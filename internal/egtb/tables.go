@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/memory"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
@@ -215,7 +216,7 @@ func sectorFiles(dir string) ([]sectorFile, error) {
 
 // load maps and checks one sector file and adds it.
 func (t *Tables) load(path string, s SectorSpec, metric Metric) error {
-	buf, unmap, err := mapFile(path)
+	buf, unmap, err := memory.MapFile(path)
 	if err != nil {
 		return &FileError{path, err.Error()}
 	}

@@ -134,18 +134,29 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 			}
 		}
 		mu.Lock()
-		res.Checked += n
-		res.Bad += bad
-		res.First = append(res.First, local...)
+		res.merge(n, bad, local)
 		parts.done(lo, n, bad > 0)
 		mu.Unlock()
 		return 0
 	})
-	sortMismatches(res.First)
-	if len(res.First) > o.Limit {
-		res.First = res.First[:o.Limit]
-	}
+	res.trim(o.Limit)
 	return res, err
+}
+
+// merge adds a part's entries checked, entries wrong and the first of them
+// (under the caller's lock).
+func (r *VerifyResult) merge(checked, bad uint64, first []Mismatch) {
+	r.Checked += checked
+	r.Bad += bad
+	r.First = append(r.First, first...)
+}
+
+// trim orders the mismatches by slot and keeps the first limit.
+func (r *VerifyResult) trim(limit int) {
+	sortMismatches(r.First)
+	if len(r.First) > limit {
+		r.First = r.First[:limit]
+	}
 }
 
 // checkMoving checks one slot of a moving sector's table: it returns what

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/memory"
 )
 
 const (
@@ -117,7 +118,7 @@ type Sector struct {
 // table is wrong; entries are checked as they are read (see Check for all at
 // once).
 func OpenSector(path string, v Variant, id SectorID, vals *SecVals) (*Sector, error) {
-	data, release, err := mapFile(path)
+	data, release, err := memory.MapFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -502,3 +502,39 @@ func TestSignatureIsThePosition(t *testing.T) {
 		t.Fatalf("only %d positions", len(seen))
 	}
 }
+
+// NewPlacing builds the same position as ParseFEN reads from its FEN, for
+// boards and hands of Nine Men's Morris's placing phase where neither side
+// has lost, either side to move; the FEN written back is the one read.
+func TestNewPlacingMatchesParseFEN(t *testing.T) {
+	r := rules.Default()
+	rng := rand.New(rand.NewPCG(13, 14))
+	for n := 0; n < 2000; n++ {
+		perm := rng.Perm(bb.NumSquares)
+		side := position.Color(n & 1)
+		hw := 1 + rng.IntN(r.PiecesCount)
+		hb := hw // White to move: as many in hand; Black to move: one more
+		if side == position.Black {
+			hw = max(hw-1, 0)
+		}
+		// Enough pieces on the board and in hand for neither side to have lost.
+		lw, lb := max(3-hw, 0), max(3-hb, 0)
+		nw, nb := lw+rng.IntN(r.PiecesCount-hw-lw+1), lb+rng.IntN(r.PiecesCount-hb-lb+1)
+		var w, b bb.Bitboard
+		for _, s := range perm[:nw] {
+			w |= bb.Bit(bb.Square(s))
+		}
+		for _, s := range perm[nw : nw+nb] {
+			b |= bb.Bit(bb.Square(s))
+		}
+		fen := string(position.AppendBoard(nil, w, b, 0)) + fmt.Sprintf(" %c p p %d %d %d %d 0 0 0 0 0 0 0 0 1", "wb"[side], nw, hw, nb, hb)
+		want, err := position.ParseFEN(&r, fen)
+		if err != nil {
+			t.Fatalf("%s: %v", fen, err)
+		}
+		got := position.NewPlacing(w, b, hw, hb, side)
+		if got != want || got.FEN() != fen {
+			t.Fatalf("%s: NewPlacing gives %+v (%s), ParseFEN %+v", fen, got, got.FEN(), want)
+		}
+	}
+}

@@ -34,16 +34,7 @@ type Position struct {
 
 // New returns the start position of the given rules.
 func New(r *rules.Rules) Position {
-	p := Position{
-		inHand:   [2]int8{int8(r.PiecesCount), int8(r.PiecesCount)},
-		millFrom: [2]bb.Square{bb.NoSquare, bb.NoSquare},
-		millTo:   [2]bb.Square{bb.NoSquare, bb.NoSquare},
-		side:     White,
-		phase:    Placing,
-		action:   Place,
-	}
-	p.key = p.baseKey()
-	return p
+	return newBoard(0, 0, r.PiecesCount, r.PiecesCount, White, Placing, Place)
 }
 
 // NewMoving returns the moving-phase position with white's and black's pieces
@@ -53,19 +44,27 @@ func New(r *rules.Rules) Position {
 // included (a side with too few pieces, a blocked side to move). It is how
 // the endgame tables' checks build their positions without a FEN.
 func NewMoving(r *rules.Rules, white, black bb.Bitboard, side Color) Position {
-	p := Position{
-		pieces:   [2]bb.Bitboard{white, black},
-		millFrom: [2]bb.Square{bb.NoSquare, bb.NoSquare},
-		millTo:   [2]bb.Square{bb.NoSquare, bb.NoSquare},
-		side:     side,
-		phase:    Moving,
-		action:   Select,
-		ply:      int32(side),
-	}
-	p.key = p.baseKey()
+	p := newBoard(white, black, 0, 0, side, Moving, Select)
 	if !p.fewerPieces(r, White) {
 		p.checkGameOver(r)
 	}
+	return p
+}
+
+// newBoard is the position of the pieces and hands given, side to move in
+// phase and action, nothing pending, the counters at zero.
+func newBoard(white, black bb.Bitboard, whiteHand, blackHand int, side Color, phase Phase, action Action) Position {
+	p := Position{
+		pieces:   [2]bb.Bitboard{white, black},
+		inHand:   [2]int8{int8(whiteHand), int8(blackHand)},
+		millFrom: [2]bb.Square{bb.NoSquare, bb.NoSquare},
+		millTo:   [2]bb.Square{bb.NoSquare, bb.NoSquare},
+		side:     side,
+		phase:    phase,
+		action:   action,
+		ply:      int32(side),
+	}
+	p.key = p.baseKey()
 	return p
 }
 
@@ -76,18 +75,7 @@ func NewMoving(r *rules.Rules, white, black bb.Bitboard, side Color) Position {
 // <n> <whiteHand> <n> <blackHand> 0 0 0 0 0 0 0 0 1". It is how the placing
 // tables' checks build their positions without a FEN.
 func NewPlacing(white, black bb.Bitboard, whiteHand, blackHand int, side Color) Position {
-	p := Position{
-		pieces:   [2]bb.Bitboard{white, black},
-		inHand:   [2]int8{int8(whiteHand), int8(blackHand)},
-		millFrom: [2]bb.Square{bb.NoSquare, bb.NoSquare},
-		millTo:   [2]bb.Square{bb.NoSquare, bb.NoSquare},
-		side:     side,
-		phase:    Placing,
-		action:   Place,
-		ply:      int32(side),
-	}
-	p.key = p.baseKey()
-	return p
+	return newBoard(white, black, whiteHand, blackHand, side, Placing, Place)
 }
 
 // Signature returns the position as one 64-bit word, for the

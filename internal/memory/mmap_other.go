@@ -1,12 +1,12 @@
 //go:build !linux
 
-package egtb
+package memory
 
 import "os"
 
-// mapFile reads a whole file (no memory mapping on this system). It returns
+// MapFile reads a whole file (no memory mapping on this system). It returns
 // the bytes and a function that releases them.
-func mapFile(path string) ([]byte, func() error, error) {
+func MapFile(path string) ([]byte, func() error, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err

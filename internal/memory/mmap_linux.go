@@ -1,6 +1,6 @@
 //go:build linux
 
-package egtb
+package memory
 
 import (
 	"fmt"
@@ -8,9 +8,10 @@ import (
 	"syscall"
 )
 
-// mapFile maps a whole file read-only and shared. It returns the bytes and
-// the function that unmaps them.
-func mapFile(path string) ([]byte, func() error, error) {
+// MapFile maps a whole file read-only and shared (the endgame tables, Malom's
+// sector files: read at random, shared between processes). It returns the
+// bytes and the function that unmaps them.
+func MapFile(path string) ([]byte, func() error, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
