@@ -73,21 +73,21 @@ func malomFrom(t *testing.T, dir string, tb *egtb.Tables, id malom.SectorID, dam
 // its FEN, exit 1) when an entry is damaged; a sector the tables lack is
 // skipped.
 func TestEGTBCompare(t *testing.T) {
-	dir := egtbtest.Game(t, 8)
+	dir := egtbtest.Game(t, 7)
 	r := rules.Default()
 	tb, err := egtb.Open(dir, &r)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tb.Close()
-	id := malom.SectorID{W: 2, B: 2, WF: 2, BF: 2}
+	id := malom.SectorID{W: 2, B: 2, WF: 2, BF: 1}
 	x, _ := malom.NewIndex(2, 2)
 	n := x.Len()
 
 	good := t.TempDir()
 	malomFrom(t, good, tb, id, false)
 	code, out, errOut := runCmd(t, "", "egtb", "compare", "--malom", good, "--dir", dir)
-	want := regexp.MustCompile(`^std_2_2_2_2\.sec2: (\d+) entries, (\d+) compared, (\d+) equal, 0 different\ntotal: (\d+) entries, (\d+) compared, (\d+) equal, 0 different\n$`)
+	want := regexp.MustCompile(`^std_2_2_2_1\.sec2: (\d+) entries, (\d+) compared, (\d+) equal, 0 different\ntotal: (\d+) entries, (\d+) compared, (\d+) equal, 0 different\n$`)
 	m := want.FindStringSubmatch(out)
 	if code != 0 || m == nil || m[1] != itoa(n) || m[2] != itoa(n) || m[3] != itoa(n) {
 		t.Fatalf("compare of an exact copy: exit %d, %q %q; want %d entries all equal", code, out, errOut, n)
@@ -102,7 +102,7 @@ func TestEGTBCompare(t *testing.T) {
 
 	// A sector the tables do not hold.
 	code, out, _ = runCmd(t, "", "egtb", "compare", "--malom", good, "--dir", t.TempDir())
-	if code != 0 || !strings.HasPrefix(out, "std_2_2_2_2.sec2: skipped, sector 2_2_2_2 is not in ") {
+	if code != 0 || !strings.HasPrefix(out, "std_2_2_2_1.sec2: skipped, sector 2_2_2_1 is not in ") {
 		t.Errorf("compare against no tables: exit %d, %q", code, out)
 	}
 
@@ -132,9 +132,9 @@ func TestEGTBPlanGame(t *testing.T) {
 			t.Errorf("plan --game lacks a line %q", line)
 		}
 	}
-	code, out, _ = runCmd(t, "", "egtb", "plan", "--game", "--max-pieces", "8", "--dir", egtbtest.Game(t, 8))
-	if code != 0 || !strings.HasSuffix(out, "38 of 38 jobs built in "+egtbtest.Game(t, 8)+"\n") {
-		t.Errorf("plan --game up to 8 pieces: exit %d, %q", code, out)
+	code, out, _ = runCmd(t, "", "egtb", "plan", "--game", "--max-pieces", "7", "--dir", egtbtest.Game(t, 7))
+	if code != 0 || !strings.HasSuffix(out, "18 of 18 jobs built in "+egtbtest.Game(t, 7)+"\n") {
+		t.Errorf("plan --game up to 7 pieces: exit %d, %q", code, out)
 	}
 	code, _, errOut = runCmd(t, "", "--variant", "lasker-morris", "egtb", "plan", "--game", "--max-pieces", "8")
 	if code != 2 || !strings.Contains(errOut, "--game: --variant lasker-morris: placing phase not covered by the tables: PiecesCount 10 (at most 9)") {

@@ -17,7 +17,7 @@ import (
 // not counted.
 func TestCheckAgainstTables(t *testing.T) {
 	r := rules.Default()
-	tb, err := egtb.Open(egtbtest.Game(t, 8), &r)
+	tb, err := egtb.Open(egtbtest.Game(t, 7), &r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,9 +33,9 @@ func TestCheckAgainstTables(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// 2_4_1_1, White to move, a draw some placements lose: the tables'
+	// 2_3_1_1, White to move, a draw some placements lose: the tables'
 	// value and keep set.
-	fen := "**@O****/*@**O***/@**@**** w p p 2 1 4 1 0 0 0 0 0 0 0 0 1"
+	fen := "*@*****@/****O**@/*O****** w p p 2 1 3 1 0 0 0 0 0 0 0 0 1"
 	p, _ := position.ParseFEN(&r, fen)
 	acts, ok := tb.RankRoot(position.NewGame(r, p))
 	if !ok {
@@ -57,13 +57,13 @@ func TestCheckAgainstTables(t *testing.T) {
 	// Another position of the sector, given the first one's proof with a
 	// losing action more: its keep set differs.
 	wrong := &Proof{Value: right.Value, Keep: append(append([]position.Move(nil), right.Keep...), lost)}
-	other := "**@O****/*@**O***/@***@*** w p p 2 1 4 1 0 0 0 0 0 0 0 0 1"
+	other := "O***O***/@*******/@@****** w p p 2 1 3 1 0 0 0 0 0 0 0 0 1"
 	put(other, wrong)
 	// 9 a side at the start: not in the tables.
 	put("********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1", &Proof{Value: solve.Draw, Keep: []position.Move{position.MakePlace(0)}})
 	rep := Check(b, tb, nil)
 	if rep.Proven != 3 || rep.Compared != 2 || rep.Equal != 1 || rep.Unknown != 1 || len(rep.First) != 1 ||
-		!strings.Contains(rep.First[0], " w p p 2 1 4 1 0 0 0 0 0 0 0 0 1: book proven draw keep ") || !strings.Contains(rep.First[0], ", tables proven draw keep ") {
+		!strings.Contains(rep.First[0], " w p p 2 1 3 1 0 0 0 0 0 0 0 0 1: book proven draw keep ") || !strings.Contains(rep.First[0], ", tables proven draw keep ") {
 		t.Fatalf("Check: %+v", rep)
 	}
 }

@@ -62,9 +62,9 @@ var (
 	gameErr  error
 )
 
-// gameTables builds the whole game of Nine Men's Morris up to 8 pieces on
-// the board and in hand (the moving sectors up to 4v4, the placing sectors
-// left after many removals) once for the run.
+// gameTables builds the whole game of Nine Men's Morris up to 7 pieces on
+// the board and in hand (the moving sectors 3v3, 3v4 and 4v3, and Malom's 16
+// placing sectors left after many removals) once for the run.
 func gameTables(t *testing.T) *Tables {
 	t.Helper()
 	gameOnce.Do(func() {
@@ -72,7 +72,7 @@ func gameTables(t *testing.T) *Tables {
 			return
 		}
 		var tb *Tables
-		tb, gameErr = Build(context.Background(), BuildOptions{Dir: gameDir, Params: Standard, MaxPieces: 8, Pieces: 9, Threads: 2}, func(SectorReport) {})
+		tb, gameErr = Build(context.Background(), BuildOptions{Dir: gameDir, Params: Standard, MaxPieces: 7, Pieces: 9, Threads: 2}, func(SectorReport) {})
 		if gameErr == nil {
 			tb.Close()
 		}
@@ -88,7 +88,7 @@ func gameTables(t *testing.T) *Tables {
 	return tb
 }
 
-// Every entry of every placing sector up to 8 pieces equals what its
+// Every entry of every placing sector up to 7 pieces equals what its
 // placements give by the engine's own rules code, and the counts equal the
 // header's.
 func TestPlacingVerify(t *testing.T) {
@@ -111,8 +111,8 @@ func TestPlacingVerify(t *testing.T) {
 			t.Errorf("%s: counts %+v, header %+v", s, got, info.Header)
 		}
 	}
-	if placing != 34 {
-		t.Errorf("%d placing sectors, want 34", placing)
+	if placing != 16 {
+		t.Errorf("%d placing sectors, want 16", placing)
 	}
 }
 
@@ -120,7 +120,7 @@ func TestPlacingVerify(t *testing.T) {
 // verify at that slot.
 func TestPlacingVerifyFindsDamage(t *testing.T) {
 	tb := gameTables(t)
-	s := SectorSpec{M: 2, O: 2, MF: 2, OF: 2}
+	s := SectorSpec{M: 2, O: 2, MF: 2, OF: 1}
 	orig := tb.placingTable(s)
 	data := append([]byte(nil), orig.data...)
 	copyTab := orig.copyWith(data)
@@ -140,7 +140,7 @@ func TestPlacingVerifyFindsDamage(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Bad != 1 || len(res.First) != 1 || res.First[0].Slot != slot || res.First[0].Stored != "win" || res.First[0].Computed != "draw" {
-		t.Fatalf("verify of a damaged 2_2_2_2: %d bad, %v; want slot %d stored win, successors draw", res.Bad, res.First, slot)
+		t.Fatalf("verify of a damaged 2_2_2_1: %d bad, %v; want slot %d stored win, successors draw", res.Bad, res.First, slot)
 	}
 }
 
@@ -151,8 +151,8 @@ func TestPlacingLookup(t *testing.T) {
 	tb := gameTables(t)
 	r := rules.Default()
 	for _, tc := range []struct{ fen, want string }{
-		// 2_2_2_2, White to move: White closes a mill with d6? it has b6 f6.
-		{"********/*O*O*@*@/******** w p p 2 2 2 2 0 0 0 0 0 0 0 0 5", ""},
+		// 2_3_1_1, White to move.
+		{"*@*****@/****O**@/*O****** w p p 2 1 3 1 0 0 0 0 0 0 0 0 1", ""},
 		// 9 pieces a side at the start: not built (more than 8 pieces).
 		{"********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1", "unknown"},
 	} {
@@ -176,8 +176,8 @@ func TestPlacingLookup(t *testing.T) {
 	// positions of the built sectors agrees with the successors' count.
 	n := 0
 	for _, fen := range []string{
-		"O*******/*O***@*@/O******* b p p 3 1 2 2 0 0 0 0 0 0 0 0 5",
-		"OO******/*****@*@/******** w p p 2 2 2 2 0 0 0 0 0 0 0 0 5",
+		"O******@/********/***O*O** b p p 3 1 1 2 0 0 0 0 0 0 0 0 1",
+		"O***O***/@*******/@@****** w p p 2 1 3 1 0 0 0 0 0 0 0 0 1",
 	} {
 		p, err := position.ParseFEN(&r, fen)
 		if err != nil {

@@ -50,8 +50,9 @@ func Open(t testing.TB, maxPieces int) *egtb.Tables {
 }
 
 // Game returns the directory of the tables of the whole game of Nine Men's
-// Morris with at most maxPieces pieces on the board and in hand (8: the
-// moving sectors up to 4v4 and Malom's 34 placing sectors up to 8 pieces),
+// Morris with at most maxPieces pieces on the board and in hand (7: the
+// moving sectors 3v3, 3v4 and 4v3 and Malom's 16 placing sectors up to 7
+// pieces),
 // building what is missing. It is a directory of its own, beside Small's,
 // so that tests that count on what Small's holds see no placing sector.
 func Game(t testing.TB, maxPieces int) string {
