@@ -15,10 +15,12 @@ import (
 	"time"
 )
 
-// The page is ES modules (static/*.js): app.js, its DOM, imports uci.js
-// (the engine's protocol) and notation.js (the board's notation). Their
-// unit tests (jstest/*.test.mjs) run under Node's test runner, without a
-// browser; internal/web/package.json makes the .js files modules for Node.
+// The page is ES modules (static/*.js): app.js starts it and imports the
+// modules of its parts (game.js the controller, board.js, clock.js, …),
+// which share uci.js (the engine's protocol) and notation.js (the board's
+// notation). Their unit tests (jstest/*.test.mjs) run under Node's test
+// runner, without a browser; internal/web/package.json makes the .js files
+// modules for Node.
 
 // nodePath returns Node's path. Without Node the test skips, or fails when
 // MILLWEB_REQUIRE_NODE is set (make test sets it).

@@ -223,7 +223,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // module's import cannot carry the token (the page itself wants it, so
 // that a bad link says so at once). A module the page imports must be
 // listed here; nothing else of the static directory is served.
-var publicPaths = []string{"/app.js", "/uci.js", "/notation.js", "/style.css", "/favicon.svg"}
+var publicPaths = []string{
+	"/app.js", "/game.js", "/state.js", "/engine.js", "/board.js", "/clock.js", "/analysis.js", "/hint.js",
+	"/review.js", "/records.js", "/movelist.js", "/status.js", "/options.js", "/rules.js", "/notices.js",
+	"/api.js", "/uci.js", "/notation.js", "/style.css", "/favicon.svg",
+}
 
 // publicFiles is publicPaths as a set, for the token check.
 var publicFiles = func() map[string]bool {
