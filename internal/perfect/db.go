@@ -37,7 +37,8 @@ type DB struct {
 // Open opens the database of Malom's variant for the rules r in dir: its
 // .secval file, and the list of its sector files. It fails, saying why, when
 // r are not rules Malom solved (VariantOf), dir is not a folder, the .secval
-// file is missing or damaged, or no sector file is there.
+// file is missing or damaged (an error matching ErrDamaged), or no sector
+// file is there.
 func Open(dir string, r *rules.Rules) (*DB, error) {
 	v, err := VariantOf(r)
 	if err != nil {
@@ -57,7 +58,7 @@ func Open(dir string, r *rules.Rules) (*DB, error) {
 		return nil, fmt.Errorf("no %s in %s", v.SecvalName(), dir)
 	}
 	if err != nil {
-		return nil, err
+		return nil, damaged{err}
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -78,6 +79,16 @@ func Open(dir string, r *rules.Rules) (*DB, error) {
 	}
 	return d, nil
 }
+
+// ErrDamaged says that a file of Malom's database cannot be read: Open's
+// error for a damaged .secval file matches it (errors.Is).
+var ErrDamaged = errors.New("damaged file of Malom's database")
+
+// damaged is an error that matches ErrDamaged and reads as its cause.
+type damaged struct{ err error }
+
+func (d damaged) Error() string   { return d.err.Error() }
+func (d damaged) Unwrap() []error { return []error{d.err, ErrDamaged} }
 
 // Variant returns Malom's variant of the database.
 func (d *DB) Variant() malom.Variant { return d.variant }
