@@ -191,6 +191,17 @@ func actionEntry(t Source, r *rules.Rules, h history, m position.Move) (Entry, p
 	return e, position.NoReason, c, true
 }
 
+// ActionEntryWith values the action m of g's position for its side to move
+// with the values of s and the game's history, as RankRootWith values each
+// action (an action that ends the game by a rule is what the rule makes
+// it): what shows one source's value of an action beside another's. It
+// reports the rule that ended the game in a draw, and false when s does not
+// know the position m leads to.
+func ActionEntryWith(s Source, g *position.Game, m position.Move) (Entry, position.Reason, bool) {
+	e, rule, _, ok := actionEntry(s, &g.Rules, history{pos: g.Pos, keys: g.RepetitionKeys()}, m)
+	return e, rule, ok
+}
+
 // RankRoot ranks every legal action of g's position by the policy above, best
 // first, and marks the actions the engine may choose. It reports false when
 // the tables do not know the position or one of its actions.

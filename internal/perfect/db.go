@@ -222,10 +222,39 @@ func (d *DB) Lookup(r *rules.Rules, p *position.Position) (egtb.Entry, bool) {
 
 // Keys returns Malom's keys of p under the rules r (for a position with a
 // removal pending, those of the position after its best removal), and
-// whether the database holds it.
+// whether the database holds it (not when that removal ends the game,
+// which leaves no position of Malom's).
 func (d *DB) Keys(r *rules.Rules, p *position.Position) (Keys, bool) {
 	_, k, ok := d.lookup(r, p)
-	return k, ok
+	return k, ok && k.Sector != malom.SectorID{}
+}
+
+// Why says why the database holds no value for p under r, or returns ""
+// when it holds one. The text suits an "info string".
+func (d *DB) Why(r *rules.Rules, p *position.Position) string {
+	if _, _, ok := d.lookup(r, p); ok {
+		return ""
+	}
+	v, err := VariantOf(r)
+	us := p.SideToMove()
+	switch {
+	case err != nil:
+		return err.Error()
+	case v != d.variant:
+		return fmt.Sprintf("the database is Malom's %s, these rules are its %s", d.variant.Prefix, v.Prefix)
+	case p.IsOver():
+		res, why := p.Result()
+		return fmt.Sprintf("the game is over (%s: %s)", res, why)
+	case p.Marked() != 0 || p.StalemateRemoving() || p.BothStalemateRemoving() || p.PendingRemovals(us^1) != 0 || p.PendingRemovals(us) > 1:
+		return "not a position of Malom's games"
+	case p.Action() == position.Remove:
+		return "a removal is pending and the position after one of the removals is not in the database"
+	}
+	id := malom.SectorID{W: p.OnBoard(us), B: p.OnBoard(us ^ 1), WF: p.InHand(us), BF: p.InHand(us ^ 1)}
+	if d.present[id] {
+		return fmt.Sprintf("sector %v is damaged (%s)", id, d.variant.SectorName(id))
+	}
+	return fmt.Sprintf("sector %v is not in %s (%s)", id, d.dir, d.variant.SectorName(id))
 }
 
 func (d *DB) lookup(r *rules.Rules, p *position.Position) (egtb.Entry, Keys, bool) {
@@ -293,7 +322,7 @@ func (d *DB) afterRemoval(r *rules.Rules, p *position.Position) (egtb.Entry, Key
 			default:
 				v = egtb.Loss(0)
 			}
-			k.Removal = m
+			k.Removal = m // and no sector: the game is over
 		case c.SideToMove() == us:
 			return egtb.Entry{}, Keys{}, false // another removal: not a turn of Malom's games
 		default:
