@@ -386,12 +386,15 @@ type Notes []string
 // Malom's database hold or why they or the book are not used), and the
 // book's answer when the go plays a move and the book holds the position.
 //
+// A root that Malom's database (UsePerfectDatabase) ranks is played from its
+// values, not from the book: the book's line is said, the search decides.
+//
 // Where the book holds a proven value, a go that plays a move keeps it: the
 // answer is a book action among those that keep the value and, when the
 // book's actions all give it up, the search is limited (lim.SearchMoves)
 // to the actions that keep it.
 func (e *Engine) AtGo(g *position.Game, lim *search.Limits, multiPV int) (Notes, BookAnswer, bool) {
-	notes := e.tablesNotes(g, nil)
+	notes, perfectRoot := e.tablesNotes(g, nil)
 	if e.bookNote != "" {
 		notes = append(notes, "error: "+e.bookNote)
 		e.bookNote = ""
@@ -401,7 +404,8 @@ func (e *Engine) AtGo(g *position.Game, lim *search.Limits, multiPV int) (Notes,
 		return notes, BookAnswer{}, false
 	}
 	notes = append(notes, "book "+BookLine(en))
-	if !PlaysFromBook(lim, multiPV) {
+	if !PlaysFromBook(lim, multiPV) || perfectRoot {
+		// A root Malom's database ranks is played from its values.
 		return notes, BookAnswer{}, false
 	}
 	allowed := lim.SearchMoves
@@ -445,8 +449,9 @@ func keptAmong(pr *book.Proof, among []position.Move) []position.Move {
 // tablesNotes appends what the tables and Malom's database say of g's
 // root: once, what they hold or why they are not used; the damaged files
 // and disagreements found; the root's ranking, from the values the search
-// ranks it with (the tables, or Malom's database with them).
-func (e *Engine) tablesNotes(g *position.Game, notes Notes) Notes {
+// ranks it with (the tables, or Malom's database with them). It reports
+// whether Malom's database (with the tables) ranked the root.
+func (e *Engine) tablesNotes(g *position.Game, notes Notes) (Notes, bool) {
 	covers := e.tables.Covers(&g.Rules)
 	if !e.tablesNoted {
 		switch {
@@ -469,19 +474,19 @@ func (e *Engine) tablesNotes(g *position.Game, notes Notes) Notes {
 	case covers:
 		src = e.tables
 	default:
-		return notes
+		return notes, false
 	}
 	acts, ok := egtb.RankRootWith(src, g)
 	notes = e.damageNotes(notes)
 	if !ok {
-		return notes
+		return notes, false
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "egtb %s moves", acts[0].Token())
 	for _, a := range acts {
 		fmt.Fprintf(&b, " %s %s", a.Move, a.Token())
 	}
-	return append(notes, b.String())
+	return append(notes, b.String()), e.perfectRoot != nil
 }
 
 // damageNotes appends the damaged files of the tables and of Malom's

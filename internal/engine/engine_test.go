@@ -266,3 +266,30 @@ func TestPerfectDatabase(t *testing.T) {
 		t.Fatalf("PerfectDatabase() = %t, %q", use, d)
 	}
 }
+
+// A book position that Malom's database ranks is played from Malom's
+// values, not from the book: the book's line is said, the searcher
+// decides (here a drawn root: the searcher chooses among the draws).
+func TestPerfectDatabaseBeforeTheBook(t *testing.T) {
+	dir := t.TempDir()
+	ids := []malom.SectorID{{W: 0, B: 0, WF: 9, BF: 9}, {W: 0, B: 1, WF: 9, BF: 8}}
+	perfecttest.Write(t, dir, malom.Standard, map[malom.SectorID]int16{ids[0]: 21, ids[1]: -18, {W: 1, B: 1, WF: 8, BF: 8}: 5}, ids,
+		func(malom.SectorID, bb.Bitboard, bb.Bitboard) perfecttest.Result { return perfecttest.Draw })
+	e, f := newEngine(t, book.Builtin)
+	r := rules.Default()
+	g := testkit.Game(t, r, "")
+	if a := e.Play(g, search.Limits{MoveTime: 1}, 1, nil); !a.FromBook {
+		t.Fatalf("without the database: %+v", a)
+	}
+	if err := e.SetPerfectDatabase(true, dir, &r); err != nil {
+		t.Fatal(err)
+	}
+	en, _ := e.BookEntry(g)
+	a := e.Play(g, search.Limits{MoveTime: 1}, 1, nil)
+	want := Notes{"perfect database: 2 sectors of std in " + dir,
+		"egtb draw moves a1 draw a4 draw a7 draw b2 draw b4 draw b6 draw c3 draw c4 draw c5 draw d1 draw d2 draw d3 draw d5 draw d6 draw d7 draw e3 draw e4 draw e5 draw f2 draw f4 draw f6 draw g1 draw g4 draw g7 draw",
+		"book " + BookLine(en)}
+	if a.FromBook || f.searches != 1 || !slices.Equal(a.Notes, want) {
+		t.Fatalf("with the database: %+v after %d searches, want a search and the notes %q", a, f.searches, want)
+	}
+}
