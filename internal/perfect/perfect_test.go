@@ -227,15 +227,23 @@ func sameRanking(t *testing.T, tb *egtb.Tables, db *DB, g *position.Game) {
 	}
 }
 
-// A probe allocates nothing once its sector is open.
+// A probe allocates nothing once its sector is open, nor does one of Root
+// where the tables and Malom agree; a position with a removal pending
+// neither.
 func TestLookupAllocs(t *testing.T) {
-	_, db, _ := stdFromTables(t)
-	g := testkit.Game(t, rules.Default(), "O*O*****/@@@*****/O******* b m s 3 0 3 0 0 0 0 0 0 0 0 0 30")
-	if _, ok := db.Lookup(&g.Rules, &g.Pos); !ok {
-		t.Fatal("not in the database")
-	}
-	if n := testing.AllocsPerRun(100, func() { db.Lookup(&g.Rules, &g.Pos) }); n != 0 {
-		t.Fatalf("%v allocations a probe", n)
+	tb, db, _ := stdFromTables(t)
+	root := NewRoot(tb, db)
+	for _, fen := range []string{"O*O*****/@@@*****/O******* b m s 3 0 3 0 0 0 0 0 0 0 0 0 30", "***@@@**/*****@**/OO*****O w m r 3 0 4 0 1 0 0 0 0 0 0 0 1"} {
+		g := testkit.Game(t, rules.Default(), fen)
+		if _, ok := db.Lookup(&g.Rules, &g.Pos); !ok {
+			t.Fatalf("%s is not in the database", fen)
+		}
+		if n := testing.AllocsPerRun(100, func() { db.Lookup(&g.Rules, &g.Pos) }); n != 0 {
+			t.Fatalf("%s: %v allocations a probe", fen, n)
+		}
+		if n := testing.AllocsPerRun(100, func() { root.Lookup(&g.Rules, &g.Pos) }); n != 0 || len(root.Disagreements()) != 0 {
+			t.Fatalf("%s: %v allocations a probe of Root; %v", fen, n, root.Disagreements())
+		}
 	}
 }
 
