@@ -91,8 +91,12 @@ func TestOpenErrors(t *testing.T) {
 		{empty, &r, "no sector files of std (std_W_B_WF_BF.sec2) in " + empty},
 		{empty, &mora, "rules not solved by Malom's databases: MayRemoveMultiple (Malom's games remove one piece a turn, whatever mills close; for Morabaraba set MayRemoveMultiple false)"},
 	} {
-		if db, err := Open(c.dir, c.r); err == nil || err.Error() != c.want {
+		db, err := Open(c.dir, c.r)
+		if err == nil || err.Error() != c.want {
 			t.Errorf("Open(%s): %v, %v; want %q", c.dir, db, err, c.want)
+		}
+		if errors.Is(err, ErrDamaged) != (c.dir == damaged) {
+			t.Errorf("Open(%s): %v matches ErrDamaged: %t", c.dir, err, errors.Is(err, ErrDamaged))
 		}
 	}
 }
@@ -254,7 +258,7 @@ func TestLookupAllocs(t *testing.T) {
 // ring, and draws elsewhere (values the symmetries keep, as Malom's are).
 func moraValues(t *testing.T, dir string, files ...malom.SectorID) {
 	t.Helper()
-	values := map[malom.SectorID]int16{{W: 0, B: 0, WF: 12, BF: 12}: 686, {W: 0, B: 1, WF: 12, BF: 11}: -101, {W: 1, B: 1, WF: 11, BF: 11}: 33}
+	values := map[malom.SectorID]int16{moraStart: 686, moraOne: -101, {W: 1, B: 1, WF: 11, BF: 11}: 33}
 	middle := bb.Bitboard(0)
 	corners := bb.Bitboard(0)
 	for _, s := range []string{"b4", "d2", "d6", "f4"} {
@@ -288,7 +292,6 @@ func square(t *testing.T, s string) bb.Square {
 var (
 	moraStart = malom.SectorID{W: 0, B: 0, WF: 12, BF: 12}
 	moraOne   = malom.SectorID{W: 0, B: 1, WF: 12, BF: 11}
-	moraTwo   = malom.SectorID{W: 1, B: 1, WF: 11, BF: 11}
 )
 
 // A placing root of Morabaraba: the actions valued by Malom, with their
