@@ -228,6 +228,9 @@ func (e *Engine) SetPerfectDatabase(use bool, dir string, r *rules.Rules) error 
 	if st, err := os.Stat(dir); dir != "" && err == nil && !st.IsDir() {
 		return fmt.Errorf("PerfectDatabasePath: %s is not a folder (Malom's .secval and .sec2 files are read from a folder)", dir)
 	}
+	if use == e.perfectUse && dir == e.perfectDir && e.perfect != nil {
+		return nil // the same database, open: a GUI that sends its options again changes nothing
+	}
 	e.perfectUse, e.perfectDir = use, dir
 	e.openPerfect(r)
 	return nil
@@ -273,13 +276,13 @@ func (e *Engine) closePerfect() {
 	if e.perfect != nil {
 		e.perfect.Close()
 	}
-	e.perfect, e.perfectRoot, e.perfectDamageSaid, e.disagreementsSaid = nil, nil, 0, 0
+	e.perfect, e.perfectRoot, e.perfectDamageSaid = nil, nil, 0
 }
 
 // setRootSource hands the searcher the root's source: Malom's database
 // with the tables when it is open, else none (the searcher's tables).
 func (e *Engine) setRootSource() {
-	e.perfectRoot = nil
+	e.perfectRoot, e.disagreementsSaid = nil, 0
 	if e.perfect == nil {
 		e.Searcher.SetRootSource(nil)
 		return

@@ -246,6 +246,15 @@ func TestPerfectDatabase(t *testing.T) {
 	if notes, _, _ := e.AtGo(g, &search.Limits{Depth: 1}, 1); !slices.Equal(notes, want[1:]) {
 		t.Fatalf("second go notes %q", notes)
 	}
+	// The same options again (a GUI sends them at every new game): nothing
+	// changes, nothing is said again.
+	db := e.Perfect()
+	if err := e.SetPerfectDatabase(true, dir, &r); err != nil || e.Perfect() != db {
+		t.Fatalf("the same options again: %v, %p, was %p", err, e.Perfect(), db)
+	}
+	if notes, _, _ := e.AtGo(g, &search.Limits{Depth: 1}, 1); !slices.Equal(notes, want[1:]) {
+		t.Fatalf("after the same options: notes %q", notes)
+	}
 	// New rules: reopened, for them: not solved.
 	mr := testkit.Rules(t, "morabaraba")
 	if err := e.ReopenTables(&mr); err != nil {
