@@ -98,8 +98,9 @@ func TestPerfectDatabaseOptions(t *testing.T) {
 }
 
 // Why the perfect database is not used is said once, at the next go: no
-// .secval file in the default folder, no folder, no path; a damaged sector
-// file is said with its name when first read, and the root is searched.
+// .secval file in the default folder, no folder, no path, a damaged .secval
+// file; a damaged sector file is said with its name when first read, and
+// the root is searched.
 func TestPerfectDatabaseNotUsed(t *testing.T) {
 	dir := moraDB(t)
 	damaged := filepath.Join(dir, "mora_0_1_12_11.sec2")
@@ -111,6 +112,10 @@ func TestPerfectDatabaseNotUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(t.TempDir(), "none")
+	badSecval := t.TempDir()
+	if err := os.WriteFile(filepath.Join(badSecval, "std.secval"), []byte("virt_loss_val: -299\nvirt_win_val: 299\nthree\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		set  []string
 		want []string
@@ -120,6 +125,8 @@ func TestPerfectDatabaseNotUsed(t *testing.T) {
 			[]string{"info string perfect database: not used: no folder " + missing}},
 		{[]string{"setoption name UsePerfectDatabase value 1", "setoption name PerfectDatabasePath value <empty>"},
 			[]string{"info string perfect database: not used: PerfectDatabasePath is empty"}},
+		{[]string{"setoption name UsePerfectDatabase value true", "setoption name PerfectDatabasePath value " + badSecval},
+			[]string{"info string error: perfect database: not used: " + filepath.Join(badSecval, "std.secval") + `: line 3: sector count "three" is not a non-negative integer`}},
 		{[]string{"setoption name Variant value twelve-mens-morris", "setoption name UsePerfectDatabase value true", "setoption name PerfectDatabasePath value " + dir},
 			[]string{"info string perfect database: 2 sectors of mora in " + dir,
 				"info string error: perfect database: " + damaged + ": truncated: 138 bytes, want at least 140 for 24 entries of 3 bytes and the escape count; this sector is not used"}},
