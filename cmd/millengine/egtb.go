@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/perfect"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 )
@@ -26,7 +29,7 @@ Commands:
   build    solve the missing sectors:  egtb build [--max-pieces N | --sector MvO] [--dir D] [--variant V] [--threads T]
   verify   re-check every entry with the engine's rules:  egtb verify [--dir D] [--variant V]
   stats    counts per sector:  egtb stats [--dir D]
-  probe    the value of a position and of each action:  egtb probe [--dir D] --fen FEN [--moves M] [--variant V]
+  probe    the value of a position and of each action:  egtb probe [--dir D] --fen FEN [--moves M] [--variant V] [--malom DIR]
   games    what the tables say of millmatch's games:  egtb games [--dir D] [--summary] FILE.jsonl ...
   compare  every entry of Malom's sector files against the tables:  egtb compare --malom DIR [--dir D] [--variant V]
 
@@ -604,18 +607,23 @@ func egtbStats(e *env, args []string) int {
 func egtbProbe(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	var dir, variant string
-	fs := e.egtbFlags("probe", "probe [--dir D] --fen FEN [--moves \"M1 M2 …\"] [--variant V] [--metric dtm|dtz]",
+	fs := e.egtbFlags("probe", "probe [--dir D] --fen FEN [--moves \"M1 M2 …\"] [--variant V] [--metric dtm|dtz] [--malom DIR]",
 		"Prints the value of the position for the side to move — 'value: win D', 'loss D', 'draw' or\n"+
 			"'unknown <reason>' — then one line per legal action, 'TOKEN: win D' …, for the side to move\n"+
 			"before the action, in the order the engine ranks them with the game's history (the moves\n"+
 			"played from FEN): a win whose next removal fits the N-move rule first (the shortest), a\n"+
 			"draw leaving the opponent the fewest drawing replies, a draw by repetition or the N-move\n"+
 			"rule at once, the longest loss. D counts turns of the side to move to the end of the game,\n"+
-			"or, marked (dtz), to the next removal (sectors beyond 10 pieces keep only that).",
+			"or, marked (dtz), to the next removal (sectors beyond 10 pieces keep only that).\n"+
+			"--malom DIR shows Malom's values beside the tables' (its .secval and .sec2 files, Sanmill's\n"+
+			"perfect database): 'value: tables V; Malom V [KEYS]' and 'TOKEN: tables V; Malom V [KEYS]',\n"+
+			"KEYS Malom's own entry of the position (after the action; after its best removal for a mill),\n"+
+			"in the order the engine ranks the actions from both, as go does with UsePerfectDatabase.",
 		&dir, &variant)
 	fen := fs.String("fen", "", "the position (required)")
 	moves := fs.String("moves", "", "moves played from the position, the game's history (repetitions, the N-move counter)")
 	metric := fs.String("metric", "dtm", "dtm: the value's distance to the end of the game where the tables keep it; dtz: to the next removal (what the N-move rule counts)")
+	malomDir := fs.String("malom", "", "also show the values of Malom's database in this folder")
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c
 	}
@@ -652,13 +660,28 @@ func egtbProbe(e *env, args []string) int {
 			fmt.Fprintf(stderr, "millengine egtb probe: %v\n", err)
 		}
 	}()
-	if acts, ok := tb.RankRoot(g); ok {
-		value := func(a egtb.RootAction) string {
-			if *metric == "dtz" {
-				a.Entry.Value, a.Entry.Exact = a.Entry.DTZ, false
-			}
-			return a.String()
+	value := func(a egtb.RootAction) string {
+		if *metric == "dtz" {
+			a.Entry.Value, a.Entry.Exact = a.Entry.DTZ, false
 		}
+		return a.String()
+	}
+	if *malomDir != "" {
+		db, err := perfect.Open(*malomDir, &r)
+		if err != nil {
+			fmt.Fprintf(stderr, "millengine egtb probe: --malom: %v\n", err)
+			return 1
+		}
+		defer db.Close()
+		defer func() {
+			for _, err := range db.Damaged() {
+				fmt.Fprintf(stderr, "millengine egtb probe: %v\n", err)
+			}
+		}()
+		probeBoth(stdout, g, tb, db, value)
+		return 0
+	}
+	if acts, ok := tb.RankRoot(g); ok {
 		fmt.Fprintf(stdout, "value: %s\n", value(acts[0]))
 		for _, a := range acts {
 			fmt.Fprintf(stdout, "%s: %s\n", a.Move, value(a))
@@ -674,4 +697,49 @@ func egtbProbe(e *env, args []string) int {
 		}
 	}
 	return 0
+}
+
+// probeBoth prints the values of g's root and of each of its actions by the
+// tables and by Malom's database db, side by side and labelled, Malom's with
+// its keys, in the order the engine ranks the actions from both
+// (perfect.Root, as go with UsePerfectDatabase), or by token when that
+// ranking is unknown. value formats a tables' entry.
+func probeBoth(w io.Writer, g *position.Game, tb *egtb.Tables, db *perfect.DB, value func(egtb.RootAction) string) {
+	r := &g.Rules
+	tables := "unknown (" + tb.Why(r, &g.Pos) + ")"
+	if en, ok := tb.Lookup(r, &g.Pos); ok {
+		tables = value(egtb.RootAction{Entry: en})
+	}
+	malom := "unknown (" + db.Why(r, &g.Pos) + ")"
+	if en, ok := db.Lookup(r, &g.Pos); ok {
+		k, _ := db.Keys(r, &g.Pos)
+		malom = fmt.Sprintf("%s [%v]", en, k)
+	}
+	fmt.Fprintf(w, "value: tables %s; Malom %s\n", tables, malom)
+	var order []position.Move
+	if acts, ok := perfect.NewRoot(tb, db).RankRoot(g); ok {
+		for _, a := range acts {
+			order = append(order, a.Move)
+		}
+	} else {
+		var ml movegen.MoveList
+		movegen.Generate(r, &g.Pos, &ml)
+		order = slices.SortedFunc(slices.Values(ml.Slice()), func(a, b position.Move) int { return strings.Compare(a.String(), b.String()) })
+	}
+	for _, m := range order {
+		after := g.Pos
+		after.Do(r, m)
+		tables := "unknown"
+		if en, rule, ok := egtb.ActionEntryWith(tb, g, m); ok {
+			tables = value(egtb.RootAction{Entry: en, Rule: rule})
+		}
+		malom := "unknown (" + db.Why(r, &after) + ")"
+		if en, rule, ok := egtb.ActionEntryWith(db, g, m); ok {
+			malom = egtb.RootAction{Entry: en, Rule: rule}.String()
+			if k, known := db.Keys(r, &after); known && rule == position.NoReason {
+				malom += fmt.Sprintf(" [%v]", k)
+			}
+		}
+		fmt.Fprintf(w, "%s: tables %s; Malom %s\n", m, tables, malom)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
 	"github.com/millengine/millengine/internal/malom"
+	"github.com/millengine/millengine/internal/perfect/perfecttest"
 	"github.com/millengine/millengine/internal/rules"
 )
 
@@ -145,3 +147,43 @@ func TestEGTBPlanGame(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+
+// egtb probe --malom shows Malom's value of the position and of each action
+// beside the tables', labelled, Malom's with its keys: equal on Malom's
+// sectors written from the tables.
+func TestEGTBProbeMalom(t *testing.T) {
+	dir := egtbtest.Small(t, 7)
+	tb := egtbtest.Open(t, 7)
+	mdir := t.TempDir()
+	perfecttest.FromTables(t, mdir, tb, malom.SectorID{W: 3, B: 3}, malom.SectorID{W: 3, B: 4}, malom.SectorID{W: 4, B: 3})
+	code, out, errOut := runCmd(t, "", "egtb", "probe", "--dir", dir, "--fen", fen3v3, "--malom", mdir)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	want := []string{
+		"value: tables win 1; Malom win 1 [sector 3_3_0_0 (value 0): win in 1 plies (key1 299, key2 1)]",
+		"a1-g7: tables win 1; Malom win 1",
+		"d7-a4: tables win 1; Malom win 1",
+		"a1-a4: tables win 2; Malom win 2 [sector 3_3_0_0 (value 0): loss in 2 plies (key1 -299, key2 2)]",
+	}
+	if code != 0 || errOut != "" || len(lines) != 55 || !slices.Equal(lines[:4], want) {
+		t.Fatalf("exit %d, %q, stdout\n%s", code, errOut, out)
+	}
+	same := regexp.MustCompile(`^(\S+): tables (win \d+|loss \d+|draw); Malom (win \d+|loss \d+|draw)( \[.*\])?$`)
+	for i, l := range lines[1:] {
+		m := same.FindStringSubmatch(l)
+		if m == nil || m[2] != m[3] || strings.Split(probe3v3, "\n")[i+1] != m[1]+": "+m[2] {
+			t.Fatalf("line %q (want the value of %q)", l, strings.Split(probe3v3, "\n")[i+1])
+		}
+	}
+	for _, c := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"egtb", "probe", "--dir", dir, "--fen", fen3v3, "--malom", filepath.Join(mdir, "none")}, "millengine egtb probe: --malom: no folder " + filepath.Join(mdir, "none") + "\n"},
+		{[]string{"--variant", "morabaraba", "egtb", "probe", "--dir", dir, "--fen", fen3v3, "--malom", mdir},
+			"millengine egtb probe: --malom: rules not solved by Malom's databases: MayRemoveMultiple (Malom's games remove one piece a turn, whatever mills close; for Morabaraba set MayRemoveMultiple false)\n"},
+	} {
+		if code, out, errOut := runCmd(t, "", c.args...); code != 1 || out != "" || errOut != c.stderr {
+			t.Errorf("%q: exit %d, %q, %q; want %q", c.args, code, out, errOut, c.stderr)
+		}
+	}
+}

@@ -126,6 +126,17 @@ func resultOnly(v Value) string {
 	return "draw"
 }
 
+// Source is what the policy reads: the value of a position for its side to
+// move under the rules r, and whether the source knows it (Tables.Lookup's
+// contract: positions with a removal pending included, their value that of
+// the best removal, the removal completing the turn). The engine's own
+// tables are one; another solution plugs in behind an adapter (Malom's
+// databases, internal/perfect), so that go, egtb probe, annotate and the
+// board rank a root in one place, RankRootWith, whatever knows its values.
+type Source interface {
+	Lookup(r *rules.Rules, p *position.Position) (Entry, bool)
+}
+
 // history is a position with the keys the repetition rule counts.
 type history struct {
 	pos  position.Position
@@ -150,9 +161,9 @@ func (h history) play(r *rules.Rules, m position.Move) history {
 }
 
 // actionEntry values the action m of h for its side to move: the game's end
-// by the rules, else the tables' entry of the position it leads to, turned
+// by the rules, else the source's entry of the position it leads to, turned
 // when the turn passes. It reports the rule that ended the game in a draw.
-func (t *Tables) actionEntry(r *rules.Rules, h history, m position.Move) (Entry, position.Reason, history, bool) {
+func actionEntry(t Source, r *rules.Rules, h history, m position.Move) (Entry, position.Reason, history, bool) {
 	us := h.pos.SideToMove()
 	c := h.play(r, m)
 	if c.pos.IsOver() {
@@ -180,16 +191,31 @@ func (t *Tables) actionEntry(r *rules.Rules, h history, m position.Move) (Entry,
 	return e, position.NoReason, c, true
 }
 
+// ActionEntryWith values the action m of g's position for its side to move
+// with the values of s and the game's history, as RankRootWith values each
+// action (an action that ends the game by a rule is what the rule makes
+// it): what shows one source's value of an action beside another's. It
+// reports the rule that ended the game in a draw, and false when s does not
+// know the position m leads to.
+func ActionEntryWith(s Source, g *position.Game, m position.Move) (Entry, position.Reason, bool) {
+	e, rule, _, ok := actionEntry(s, &g.Rules, history{pos: g.Pos, keys: g.RepetitionKeys()}, m)
+	return e, rule, ok
+}
+
 // RankRoot ranks every legal action of g's position by the policy above, best
 // first, and marks the actions the engine may choose. It reports false when
 // the tables do not know the position or one of its actions.
-func (t *Tables) RankRoot(g *position.Game) ([]RootAction, bool) {
-	return t.rankRoot(&g.Rules, history{pos: g.Pos, keys: g.RepetitionKeys()}, true)
+func (t *Tables) RankRoot(g *position.Game) ([]RootAction, bool) { return RankRootWith(t, g) }
+
+// RankRootWith is RankRoot with the values of s: the one ranking of a root,
+// whatever source knows its values.
+func RankRootWith(s Source, g *position.Game) ([]RootAction, bool) {
+	return rankRoot(s, &g.Rules, history{pos: g.Pos, keys: g.RepetitionKeys()}, true)
 }
 
-// rankRoot is RankRoot from a history; replies says whether to count the
-// opponent's drawing replies of the drawn actions.
-func (t *Tables) rankRoot(r *rules.Rules, h history, replies bool) ([]RootAction, bool) {
+// rankRoot is RankRootWith from a history; replies says whether to count
+// the opponent's drawing replies of the drawn actions.
+func rankRoot(t Source, r *rules.Rules, h history, replies bool) ([]RootAction, bool) {
 	if _, ok := t.Lookup(r, &h.pos); !ok {
 		return nil, false
 	}
@@ -199,7 +225,7 @@ func (t *Tables) rankRoot(r *rules.Rules, h history, replies bool) ([]RootAction
 	budget := limit - h.pos.NMoveCounter()
 	out := make([]RootAction, 0, ml.N)
 	for _, m := range ml.Slice() {
-		e, rule, after, ok := t.actionEntry(r, h, m)
+		e, rule, after, ok := actionEntry(t, r, h, m)
 		if !ok {
 			return nil, false
 		}
@@ -215,7 +241,7 @@ func (t *Tables) rankRoot(r *rules.Rules, h history, replies bool) ([]RootAction
 		case v.IsDraw():
 			a.Class = DrawPlays
 			if replies {
-				a.Replies, a.Blunders = t.drawingReplies(r, after, after.pos.SideToMove() == h.pos.SideToMove())
+				a.Replies, a.Blunders = drawingReplies(t, r, after, after.pos.SideToMove() == h.pos.SideToMove())
 			}
 		case 2*z < budget:
 			a.Class = LossCertain
@@ -271,8 +297,8 @@ func (t *Tables) rankRoot(r *rules.Rules, h history, replies bool) ([]RootAction
 // opponent that keep the draw for it and those that lose. When the side that
 // acted still has its removal to make (own), it counts after the removal
 // that leaves the fewest drawing replies.
-func (t *Tables) drawingReplies(r *rules.Rules, h history, own bool) (draws, losses int) {
-	acts, ok := t.rankRoot(r, h, false)
+func drawingReplies(t Source, r *rules.Rules, h history, own bool) (draws, losses int) {
+	acts, ok := rankRoot(t, r, h, false)
 	if !ok {
 		return -1, -1
 	}
@@ -282,7 +308,7 @@ func (t *Tables) drawingReplies(r *rules.Rules, h history, own bool) (draws, los
 			if a.Class != DrawPlays {
 				continue
 			}
-			d, l := t.drawingReplies(r, h.play(r, a.Move), false)
+			d, l := drawingReplies(t, r, h.play(r, a.Move), false)
 			if d >= 0 && (draws < 0 || d < draws || d == draws && l > losses) {
 				draws, losses = d, l
 			}
@@ -305,11 +331,16 @@ func (t *Tables) drawingReplies(r *rules.Rules, h history, own bool) (draws, los
 // it grows), until the game ends or leaves the tables. It is the principal
 // variation of a table position.
 func (t *Tables) PlayLine(g *position.Game, maxPlies int) []position.Move {
+	return PlayLineWith(t, g, maxPlies)
+}
+
+// PlayLineWith is PlayLine with the values of s.
+func PlayLineWith(t Source, g *position.Game, maxPlies int) []position.Move {
 	r := &g.Rules
 	h := history{pos: g.Pos, keys: g.RepetitionKeys()}
 	var line []position.Move
 	for len(line) < maxPlies && !h.pos.IsOver() {
-		acts, ok := t.rankRoot(r, h, true)
+		acts, ok := rankRoot(t, r, h, true)
 		if !ok || len(acts) == 0 {
 			break
 		}

@@ -467,6 +467,10 @@ type Entry struct {
 	// a placing position's (the placing tables' two bits), whose next turn
 	// places, so its Value and DTZ count that turn alone (win 1, loss 1).
 	ResultOnly bool
+	// Perfect says the value is Malom's (Sanmill's perfect database, read
+	// through internal/perfect), not these tables': what decided a root is
+	// said as such.
+	Perfect bool
 }
 
 // Lookup returns what the tables know of p for its side to move under the

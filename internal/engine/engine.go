@@ -20,6 +20,7 @@ import (
 
 	"github.com/millengine/millengine/internal/book"
 	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/perfect"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
@@ -33,6 +34,9 @@ type Searcher interface {
 	SetOptions(o search.Options)
 	SetHash(mb int) error
 	SetTables(t *egtb.Tables)
+	// SetRootSource gives the source that values the root in place of the
+	// tables (Malom's databases with the tables), nil for the tables.
+	SetRootSource(s egtb.Source)
 	ClearHash()
 	NewGame()
 	Prepare(ponder bool)
@@ -49,6 +53,10 @@ const MaxBookVariety = 100
 // differ.
 const DefaultBookVariety = 10
 
+// DefaultPerfectPath is PerfectDatabasePath at start-up, as in Sanmill:
+// the working directory.
+const DefaultPerfectPath = "."
+
 // Engine is a searcher with its book and tables. It is not safe for
 // concurrent use, except for the searcher's Stop and PonderHit.
 type Engine struct {
@@ -60,6 +68,15 @@ type Engine struct {
 	tablesNote  string       // why the tables are not used, said once at the next go
 	tablesNoted bool
 	damageSaid  int // the tables' damaged files said so far
+
+	perfectUse        bool          // UsePerfectDatabase
+	perfectDir        string        // PerfectDatabasePath
+	perfect           *perfect.DB   // Malom's database, opened for the current rules, or nil
+	perfectRoot       *perfect.Root // it with the tables: the searcher's root source, or nil
+	perfectNote       string        // what it holds, or why it is not used: said once at the next go
+	perfectNoted      bool
+	perfectDamageSaid int // its damaged files said so far
+	disagreementsSaid int // the disagreements with the tables said so far
 
 	bookPath    string     // book.Builtin, a file, or "" for none
 	book        *book.Book // the opening book in use, or nil
@@ -79,6 +96,7 @@ func New(s Searcher, hashMB int, log zerolog.Logger) *Engine {
 		Searcher:    s,
 		log:         log,
 		bookVariety: DefaultBookVariety,
+		perfectDir:  DefaultPerfectPath,
 		bookRng:     rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x626f6f6b)),
 	}
 }
@@ -98,8 +116,12 @@ func (e *Engine) SetTablesDir(dir string, r *rules.Rules) error {
 }
 
 // ReopenTables opens the tables of the current directory for r, as after a
-// change of rules; without a directory it does nothing.
+// change of rules, and Malom's database when it is in use (its variant
+// follows the rules); without a directory it does nothing.
 func (e *Engine) ReopenTables(r *rules.Rules) error {
+	if e.perfectUse {
+		e.openPerfect(r)
+	}
 	return e.SetTablesDir(e.tablesDir, r)
 }
 
@@ -161,6 +183,7 @@ func (e *Engine) UseTables(o OpenedTables) error {
 	}
 	e.tablesDir, e.tables, e.tablesNote, e.tablesNoted, e.damageSaid = o.dir, o.tables, o.note, false, 0
 	e.Searcher.SetTables(e.tables)
+	e.setRootSource()
 	return o.err
 }
 
@@ -176,13 +199,96 @@ func (e *Engine) TablesDir() string { return e.tablesDir }
 // Tables are the open tables, or nil.
 func (e *Engine) Tables() *egtb.Tables { return e.tables }
 
-// Close releases the tables.
+// Close releases the tables and Malom's database.
 func (e *Engine) Close() {
+	e.closePerfect()
 	if e.tables != nil {
 		e.tables.Close()
 		e.tables = nil
 		e.Searcher.SetTables(nil)
 	}
+	e.setRootSource()
+}
+
+// Malom's databases (Sanmill's perfect database) are used when
+// UsePerfectDatabase is on and PerfectDatabasePath names a folder with the
+// files of the variant of the rules (internal/perfect): the root is then
+// ranked from their values and the tables' together (perfect.Root), by the
+// tables' policy, in go's notes as in the searcher. The folder is opened
+// when either option is set and when the rules change; what it holds, or
+// why it is not used (no folder, no .secval file, rules Malom did not
+// solve), is said once, at the next go; so are sector files found damaged
+// at their first use, and positions on which Malom and the tables disagree.
+
+// SetPerfectDatabase sets UsePerfectDatabase (use) and PerfectDatabasePath
+// (dir; "" none) and opens the database for r when use is on. A dir that
+// exists but is not a folder is refused with an error, and nothing changes.
+func (e *Engine) SetPerfectDatabase(use bool, dir string, r *rules.Rules) error {
+	dir = strings.TrimSpace(dir)
+	if st, err := os.Stat(dir); dir != "" && err == nil && !st.IsDir() {
+		return fmt.Errorf("PerfectDatabasePath: %s is not a folder (Malom's .secval and .sec2 files are read from a folder)", dir)
+	}
+	if use == e.perfectUse && dir == e.perfectDir && e.perfect != nil {
+		return nil // the same database, open: a GUI that sends its options again changes nothing
+	}
+	e.perfectUse, e.perfectDir = use, dir
+	e.openPerfect(r)
+	return nil
+}
+
+// PerfectDatabase returns UsePerfectDatabase and PerfectDatabasePath.
+func (e *Engine) PerfectDatabase() (use bool, dir string) { return e.perfectUse, e.perfectDir }
+
+// Perfect returns Malom's database in use, or nil.
+func (e *Engine) Perfect() *perfect.DB { return e.perfect }
+
+// openPerfect (re)opens Malom's database of the settings for r, noting
+// what it holds or why it is not used, and hands the root source to the
+// searcher.
+func (e *Engine) openPerfect(r *rules.Rules) {
+	e.closePerfect()
+	e.perfectNote, e.perfectNoted = "", false
+	switch {
+	case !e.perfectUse:
+	case e.perfectDir == "":
+		e.perfectNote = "perfect database: not used: PerfectDatabasePath is empty"
+	default:
+		db, err := perfect.Open(e.perfectDir, r)
+		switch {
+		case errors.Is(err, perfect.ErrDamaged):
+			e.perfectNote = "error: perfect database: not used: " + err.Error()
+		case err != nil:
+			e.perfectNote = "perfect database: not used: " + err.Error()
+		default:
+			e.perfect = db
+			e.perfectNote = "perfect database: " + db.Coverage()
+			e.log.Info().Str("dir", e.perfectDir).Str("variant", db.Variant().Prefix).Msg("perfect database opened")
+		}
+		if err != nil {
+			e.log.Info().Err(err).Msg("perfect database not used")
+		}
+	}
+	e.setRootSource()
+}
+
+// closePerfect releases Malom's database.
+func (e *Engine) closePerfect() {
+	if e.perfect != nil {
+		e.perfect.Close()
+	}
+	e.perfect, e.perfectRoot, e.perfectDamageSaid = nil, nil, 0
+}
+
+// setRootSource hands the searcher the root's source: Malom's database
+// with the tables when it is open, else none (the searcher's tables).
+func (e *Engine) setRootSource() {
+	e.perfectRoot, e.disagreementsSaid = nil, 0
+	if e.perfect == nil {
+		e.Searcher.SetRootSource(nil)
+		return
+	}
+	e.perfectRoot = perfect.NewRoot(e.tables, e.perfect)
+	e.Searcher.SetRootSource(e.perfectRoot)
 }
 
 // The opening book: at a go that plays a move (a clock, a move time or the
@@ -276,18 +382,22 @@ type BookAnswer struct {
 type Notes []string
 
 // AtGo is the policy of a go at g with lim: the notes a front end shows
-// (each one "info string" line in UCI: the tables' value and each action's
-// by egtb.Tables.RankRoot, "egtb <V> moves <token> <V> …"; the book's
-// actions, "book depth <D> moves <token> <score> …"; once, what the tables
-// hold or why they or the book are not used), and the book's answer when the
-// go plays a move and the book holds the position.
+// (each one "info string" line in UCI: the root's value and each action's
+// by the tables' policy, egtb.RankRootWith, from the tables or from Malom's
+// database with them, "egtb <V> moves <token> <V> …"; the book's actions,
+// "book depth <D> moves <token> <score> …"; once, what the tables and
+// Malom's database hold or why they or the book are not used), and the
+// book's answer when the go plays a move and the book holds the position.
+//
+// A root that Malom's database (UsePerfectDatabase) ranks is played from its
+// values, not from the book: the book's line is said, the search decides.
 //
 // Where the book holds a proven value, a go that plays a move keeps it: the
 // answer is a book action among those that keep the value and, when the
 // book's actions all give it up, the search is limited (lim.SearchMoves)
 // to the actions that keep it.
 func (e *Engine) AtGo(g *position.Game, lim *search.Limits, multiPV int) (Notes, BookAnswer, bool) {
-	notes := e.tablesNotes(g, nil)
+	notes, perfectRoot := e.tablesNotes(g, nil)
 	if e.bookNote != "" {
 		notes = append(notes, "error: "+e.bookNote)
 		e.bookNote = ""
@@ -297,7 +407,8 @@ func (e *Engine) AtGo(g *position.Game, lim *search.Limits, multiPV int) (Notes,
 		return notes, BookAnswer{}, false
 	}
 	notes = append(notes, "book "+BookLine(en))
-	if !PlaysFromBook(lim, multiPV) {
+	if !PlaysFromBook(lim, multiPV) || perfectRoot {
+		// A root Malom's database ranks is played from its values.
 		return notes, BookAnswer{}, false
 	}
 	allowed := lim.SearchMoves
@@ -338,39 +449,72 @@ func keptAmong(pr *book.Proof, among []position.Move) []position.Move {
 	return out
 }
 
-// tablesNotes appends what the tables say of g's root.
-func (e *Engine) tablesNotes(g *position.Game, notes Notes) Notes {
-	if e.tables == nil || !e.tables.Covers(&g.Rules) {
-		if e.tablesNote != "" && !e.tablesNoted {
+// tablesNotes appends what the tables and Malom's database say of g's
+// root: once, what they hold or why they are not used; the damaged files
+// and disagreements found; the root's ranking, from the values the search
+// ranks it with (the tables, or Malom's database with them). It reports
+// whether Malom's database (with the tables) ranked the root.
+func (e *Engine) tablesNotes(g *position.Game, notes Notes) (Notes, bool) {
+	covers := e.tables.Covers(&g.Rules)
+	if !e.tablesNoted {
+		switch {
+		case covers:
+			e.tablesNoted = true
+			notes = append(notes, "egtb: "+e.tables.Coverage())
+		case e.tablesNote != "":
 			e.tablesNoted = true
 			notes = append(notes, e.tablesNote)
 		}
-		return notes
 	}
-	if !e.tablesNoted {
-		e.tablesNoted = true
-		notes = append(notes, "egtb: "+e.tables.Coverage())
+	if e.perfectNote != "" && !e.perfectNoted {
+		e.perfectNoted = true
+		notes = append(notes, e.perfectNote)
 	}
-	acts, ok := e.tables.RankRoot(g)
+	var src egtb.Source
+	switch {
+	case e.perfectRoot != nil:
+		src = e.perfectRoot
+	case covers:
+		src = e.tables
+	default:
+		return notes, false
+	}
+	acts, ok := egtb.RankRootWith(src, g)
 	notes = e.damageNotes(notes)
 	if !ok {
-		return notes
+		return notes, false
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "egtb %s moves", acts[0].Token())
 	for _, a := range acts {
 		fmt.Fprintf(&b, " %s %s", a.Move, a.Token())
 	}
-	return append(notes, b.String())
+	return append(notes, b.String()), e.perfectRoot != nil
 }
 
-// damageNotes appends the tables' damaged files not said yet.
+// damageNotes appends the damaged files of the tables and of Malom's
+// database, and the positions on which the two disagree, not said yet.
 func (e *Engine) damageNotes(notes Notes) Notes {
 	d := e.tables.Damaged()
 	for _, err := range d[min(e.damageSaid, len(d)):] {
 		notes = append(notes, "error: egtb: "+err.Error())
 	}
 	e.damageSaid = len(d)
+	if e.perfectRoot == nil {
+		return notes
+	}
+	d = e.perfect.Damaged()
+	for _, err := range d[min(e.perfectDamageSaid, len(d)):] {
+		e.log.Error().Err(err).Msg("perfect database: damaged sector")
+		notes = append(notes, "error: perfect database: "+err.Error())
+	}
+	e.perfectDamageSaid = len(d)
+	dis := e.perfectRoot.Disagreements()
+	for _, x := range dis[min(e.disagreementsSaid, len(dis)):] {
+		e.log.Warn().Str("fen", x.FEN).Str("malom", x.Malom.String()).Str("tables", x.Tables.String()).Msg("perfect database: Malom and the tables disagree")
+		notes = append(notes, "perfect database: "+x.String())
+	}
+	e.disagreementsSaid = len(dis)
 	return notes
 }
 

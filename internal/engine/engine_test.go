@@ -9,8 +9,12 @@ import (
 
 	"github.com/rs/zerolog"
 
+	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/book"
 	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/malom"
+	"github.com/millengine/millengine/internal/perfect"
+	"github.com/millengine/millengine/internal/perfect/perfecttest"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
@@ -22,17 +26,19 @@ type fakeSearcher struct {
 	move     string
 	searches int
 	tables   *egtb.Tables
+	root     egtb.Source
 	last     search.Limits // of the last search
 }
 
-func (f *fakeSearcher) SetOptions(search.Options) {}
-func (f *fakeSearcher) SetHash(int) error         { return nil }
-func (f *fakeSearcher) SetTables(t *egtb.Tables)  { f.tables = t }
-func (f *fakeSearcher) ClearHash()                {}
-func (f *fakeSearcher) NewGame()                  {}
-func (f *fakeSearcher) Prepare(bool)              {}
-func (f *fakeSearcher) Stop()                     {}
-func (f *fakeSearcher) PonderHit()                {}
+func (f *fakeSearcher) SetOptions(search.Options)   {}
+func (f *fakeSearcher) SetHash(int) error           { return nil }
+func (f *fakeSearcher) SetTables(t *egtb.Tables)    { f.tables = t }
+func (f *fakeSearcher) SetRootSource(s egtb.Source) { f.root = s }
+func (f *fakeSearcher) ClearHash()                  {}
+func (f *fakeSearcher) NewGame()                    {}
+func (f *fakeSearcher) Prepare(bool)                {}
+func (f *fakeSearcher) Stop()                       {}
+func (f *fakeSearcher) PonderHit()                  {}
 func (f *fakeSearcher) Search(g *position.Game, lim search.Limits, _ func(search.Info)) search.Result {
 	f.searches++
 	f.last = lim
@@ -206,5 +212,93 @@ func TestMissingTables(t *testing.T) {
 	}
 	if notes, _, _ := e.AtGo(g, &search.Limits{Depth: 1}, 1); len(notes) != 0 {
 		t.Fatalf("second go notes %q", notes)
+	}
+}
+
+// Malom's database through the façade: what it holds is said once, at the
+// next go, with the root's ranking from its values; the searcher gets it
+// (with the tables) as the root's source; off, or under rules it did not
+// solve, the searcher gets none and the reason is said.
+func TestPerfectDatabase(t *testing.T) {
+	dir := t.TempDir()
+	ids := []malom.SectorID{{W: 0, B: 0, WF: 12, BF: 12}, {W: 0, B: 1, WF: 12, BF: 11}}
+	perfecttest.Write(t, dir, malom.Morabaraba, map[malom.SectorID]int16{ids[0]: 686, ids[1]: -101, {W: 1, B: 1, WF: 11, BF: 11}: 33}, ids,
+		func(id malom.SectorID, _, _ bb.Bitboard) perfecttest.Result {
+			if id.B == 0 {
+				return perfecttest.Win(3)
+			}
+			return perfecttest.Loss(2) // every placement wins in 3 plies
+		})
+	e, f := newEngine(t, "")
+	r := testkit.Rules(t, "twelve-mens-morris")
+	if err := e.SetPerfectDatabase(true, dir, &r); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.root.(*perfect.Root); !ok || e.Perfect() == nil {
+		t.Fatalf("the searcher's root source %T", f.root)
+	}
+	g := testkit.Game(t, r, "")
+	line := "egtb win 2 moves a1 win 2 a4 win 2 a7 win 2 b2 win 2 b4 win 2 b6 win 2 c3 win 2 c4 win 2 c5 win 2 d1 win 2 d2 win 2 d3 win 2 d5 win 2 d6 win 2 d7 win 2 e3 win 2 e4 win 2 e5 win 2 f2 win 2 f4 win 2 f6 win 2 g1 win 2 g4 win 2 g7 win 2"
+	want := Notes{"perfect database: 2 sectors of mora in " + dir, line}
+	if notes, _, _ := e.AtGo(g, &search.Limits{Depth: 1}, 1); !slices.Equal(notes, want) {
+		t.Fatalf("notes %q, want %q", notes, want)
+	}
+	if notes, _, _ := e.AtGo(g, &search.Limits{Depth: 1}, 1); !slices.Equal(notes, want[1:]) {
+		t.Fatalf("second go notes %q", notes)
+	}
+	// The same options again (a GUI sends them at every new game): nothing
+	// changes, nothing is said again.
+	db := e.Perfect()
+	if err := e.SetPerfectDatabase(true, dir, &r); err != nil || e.Perfect() != db {
+		t.Fatalf("the same options again: %v, %p, was %p", err, e.Perfect(), db)
+	}
+	if notes, _, _ := e.AtGo(g, &search.Limits{Depth: 1}, 1); !slices.Equal(notes, want[1:]) {
+		t.Fatalf("after the same options: notes %q", notes)
+	}
+	// New rules: reopened, for them: not solved.
+	mr := testkit.Rules(t, "morabaraba")
+	if err := e.ReopenTables(&mr); err != nil {
+		t.Fatal(err)
+	}
+	want = Notes{"perfect database: not used: rules not solved by Malom's databases: MayRemoveMultiple (Malom's games remove one piece a turn, whatever mills close; for Morabaraba set MayRemoveMultiple false)"}
+	if notes, _, _ := e.AtGo(testkit.Game(t, mr, ""), &search.Limits{Depth: 1}, 1); !slices.Equal(notes, want) || f.root != nil || e.Perfect() != nil {
+		t.Fatalf("notes %q, root source %v", notes, f.root)
+	}
+	// Off: silent, no source.
+	if err := e.SetPerfectDatabase(false, dir, &r); err != nil {
+		t.Fatal(err)
+	}
+	if notes, _, _ := e.AtGo(g, &search.Limits{Depth: 1}, 1); len(notes) != 0 || f.root != nil {
+		t.Fatalf("off: notes %q, root source %v", notes, f.root)
+	}
+	if use, d := e.PerfectDatabase(); use || d != dir {
+		t.Fatalf("PerfectDatabase() = %t, %q", use, d)
+	}
+}
+
+// A book position that Malom's database ranks is played from Malom's
+// values, not from the book: the book's line is said, the searcher
+// decides (here a drawn root: the searcher chooses among the draws).
+func TestPerfectDatabaseBeforeTheBook(t *testing.T) {
+	dir := t.TempDir()
+	ids := []malom.SectorID{{W: 0, B: 0, WF: 9, BF: 9}, {W: 0, B: 1, WF: 9, BF: 8}}
+	perfecttest.Write(t, dir, malom.Standard, map[malom.SectorID]int16{ids[0]: 21, ids[1]: -18, {W: 1, B: 1, WF: 8, BF: 8}: 5}, ids,
+		func(malom.SectorID, bb.Bitboard, bb.Bitboard) perfecttest.Result { return perfecttest.Draw })
+	e, f := newEngine(t, book.Builtin)
+	r := rules.Default()
+	g := testkit.Game(t, r, "")
+	if a := e.Play(g, search.Limits{MoveTime: 1}, 1, nil); !a.FromBook {
+		t.Fatalf("without the database: %+v", a)
+	}
+	if err := e.SetPerfectDatabase(true, dir, &r); err != nil {
+		t.Fatal(err)
+	}
+	en, _ := e.BookEntry(g)
+	a := e.Play(g, search.Limits{MoveTime: 1}, 1, nil)
+	want := Notes{"perfect database: 2 sectors of std in " + dir,
+		"egtb draw moves a1 draw a4 draw a7 draw b2 draw b4 draw b6 draw c3 draw c4 draw c5 draw d1 draw d2 draw d3 draw d5 draw d6 draw d7 draw e3 draw e4 draw e5 draw f2 draw f4 draw f6 draw g1 draw g4 draw g7 draw",
+		"book " + BookLine(en)}
+	if a.FromBook || f.searches != 1 || !slices.Equal(a.Notes, want) {
+		t.Fatalf("with the database: %+v after %d searches, want a search and the notes %q", a, f.searches, want)
 	}
 }

@@ -183,18 +183,21 @@ type Source int8
 
 // Sources.
 const (
-	FromSearch Source = iota // the search
-	FromTables               // the endgame tables at the root (their policy)
-	FromProof                // a proof of the root down to the tables, the search among the value-keeping actions
+	FromSearch  Source = iota // the search
+	FromTables                // the endgame tables at the root (their policy)
+	FromProof                 // a proof of the root down to the tables, the search among the value-keeping actions
+	FromPerfect               // Malom's databases (UsePerfectDatabase) at the root, by the tables' policy
 )
 
-// String returns "search", "tables" or "proof".
+// String returns "search", "tables", "proof" or "perfect database".
 func (s Source) String() string {
 	switch s {
 	case FromTables:
 		return "tables"
 	case FromProof:
 		return "proof"
+	case FromPerfect:
+		return "perfect database"
 	}
 	return "search"
 }

@@ -32,6 +32,7 @@ type Engine struct {
 	rng        *rand.Rand
 	evalParams *eval.Params  // the evaluation weights; tools may set others
 	tables     *egtb.Tables  // endgame tables, read-only and shared by the workers; nil for none
+	root       egtb.Source   // values the root in place of the tables (SetRootSource); nil: the tables
 	prover     *solve.Solver // proves late placing roots (proof.go); made when first needed
 
 	stop     atomic.Bool // ends the running search (user stop, time or nodes)
@@ -135,6 +136,30 @@ func (e *Engine) SetTables(t *egtb.Tables) {
 	e.prover = nil
 }
 
+// SetRootSource gives the engine the source that values the root in place
+// of the tables, nil for the tables themselves; call it while no search
+// runs. The engine's façade sets Malom's databases joined with the tables
+// (perfect.Root) when UsePerfectDatabase is on: the root is then ranked by
+// the same policy (egtb.RankRootWith) from their values, and below the root
+// the search reads the tables alone.
+func (e *Engine) SetRootSource(s egtb.Source) {
+	e.running.Lock()
+	defer e.running.Unlock()
+	e.root = s
+}
+
+// rootSource is what values the root under the rules r: the source set by
+// SetRootSource, else the tables when they cover r (tables), else nothing.
+func (e *Engine) rootSource(tables *egtb.Tables) egtb.Source {
+	switch {
+	case e.root != nil:
+		return e.root
+	case tables != nil:
+		return tables
+	}
+	return nil
+}
+
 // SetHash resizes the transposition table to mb megabytes (cleared); call it
 // while no search runs. If the machine cannot supply the memory the table
 // keeps its size and SetHash says why.
@@ -235,9 +260,12 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	var proof *proofResult
 	if e.tables.Covers(&g.Rules) {
 		tables = e.tables
-		if acts := tableRoot(tables, g, moves); len(acts) > 0 {
+	}
+	if src := e.rootSource(tables); src != nil {
+		if acts := tableRoot(src, g, moves); len(acts) > 0 {
+			from := sourceOf(acts)
 			if e.Options().TableWinningChances || acts[0].Class != egtb.DrawPlays {
-				return e.tableAnswer(g, lim, report, tables, acts)
+				return e.tableAnswer(g, lim, report, src, acts, from)
 			}
 			// A drawn root: the search chooses among the drawing moves,
 			// without the tables below (to them every one is a draw), and
@@ -249,7 +277,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 				}
 			}
 			tables = nil
-			proof = &proofResult{value: solve.Draw, kept: moves, outcome: OutcomeDraw, source: FromTables}
+			proof = &proofResult{value: solve.Draw, kept: moves, outcome: OutcomeDraw, source: from}
 		}
 	}
 	if tables != nil {
@@ -297,12 +325,12 @@ func rootMoves(g *position.Game, searchMoves []position.Move) []position.Move {
 	return append([]position.Move(nil), moves...)
 }
 
-// tableRoot returns the root's actions ranked by the tables' policy
-// (egtb.Tables.RankRoot: the game's history, the N-move rule, the opponent's
-// chances to go wrong), restricted to moves (the searchmoves), or nil when
-// the tables do not know the root.
-func tableRoot(t *egtb.Tables, g *position.Game, moves []position.Move) []egtb.RootAction {
-	acts, ok := t.RankRoot(g)
+// tableRoot returns the root's actions ranked by the tables' policy with the
+// values of t (egtb.RankRootWith: the game's history, the N-move rule, the
+// opponent's chances to go wrong), restricted to moves (the searchmoves), or
+// nil when t does not know the root.
+func tableRoot(t egtb.Source, g *position.Game, moves []position.Move) []egtb.RootAction {
+	acts, ok := egtb.RankRootWith(t, g)
 	if !ok {
 		return nil
 	}
@@ -321,22 +349,32 @@ func tableRoot(t *egtb.Tables, g *position.Game, moves []position.Move) []egtb.R
 	return keep
 }
 
-// tableAnswer answers a root the tables know, at once: the policy's first
-// action, its value as the score (a mate, a table win or a draw) and the
-// policy's line as the PV, one line per MultiPV in the policy's order. In
-// infinite and ponder mode the answer waits for stop (or ponderhit) as a
-// search would.
-func (e *Engine) tableAnswer(g *position.Game, lim Limits, report func(Info), t *egtb.Tables, acts []egtb.RootAction) Result {
+// sourceOf says what decided a ranked root: Malom's databases when one of
+// its actions was valued by them, else the tables.
+func sourceOf(acts []egtb.RootAction) Source {
+	for _, a := range acts {
+		if a.Entry.Perfect {
+			return FromPerfect
+		}
+	}
+	return FromTables
+}
+
+// tableAnswer answers a root the tables (or src, their source at the root)
+// know, at once: the policy's first action, its value as the score (a mate,
+// a table win or a draw) and the policy's line as the PV, one line per
+// MultiPV in the policy's order. In infinite and ponder mode the answer
+// waits for stop (or ponderhit) as a search would.
+func (e *Engine) tableAnswer(g *position.Game, lim Limits, report func(Info), src egtb.Source, acts []egtb.RootAction, from Source) Result {
 	s := e.newRun(g, lim, report, len(acts))
-	s.tables = t
 	var res Result
 	for i := 0; i < max(s.opts.MultiPV, 1) && i < len(acts); i++ {
 		a := acts[i]
-		pv := s.tableLine(a.Move)
+		pv := s.tableLine(src, a.Move)
 		score, mate := tableRootScore(a)
 		if i == 0 {
 			res = Result{BestMove: a.Move, Score: score, MateIn: mate, Depth: 1, TBHits: uint64(len(acts)), PV: pv,
-				Outcome: outcomeOf(a.Entry.Value), Source: FromTables}
+				Outcome: outcomeOf(a.Entry.Value), Source: from}
 		}
 		if report != nil {
 			report(Info{Depth: 1, SelDepth: len(pv), MultiPV: i + 1, Score: score, TBHits: uint64(len(acts)),

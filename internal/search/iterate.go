@@ -123,12 +123,13 @@ func tableRootScore(a egtb.RootAction) (score, mate int) {
 }
 
 // tableLine is the principal variation of a table root that starts with
-// move: the move, then the tables' policy (egtb.Tables.PlayLine) to the end
-// of the game or tableLinePlies.
-func (s *searchRun) tableLine(move position.Move) []position.Move {
+// move: the move, then the policy with the values of src
+// (egtb.PlayLineWith) to the end of the game, tableLinePlies, or where src
+// knows no more.
+func (s *searchRun) tableLine(src egtb.Source, move position.Move) []position.Move {
 	g := s.root.Clone()
 	g.Play(move)
-	return append([]position.Move{move}, s.tables.PlayLine(g, tableLinePlies)...)
+	return append([]position.Move{move}, egtb.PlayLineWith(src, g, tableLinePlies)...)
 }
 
 // tableLinePlies bounds the line of a table root: a drawn line goes on until

@@ -10,6 +10,9 @@ import (
 	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/malom"
+	"github.com/millengine/millengine/internal/perfect"
+	"github.com/millengine/millengine/internal/perfect/perfecttest"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 )
@@ -204,5 +207,79 @@ func TestProofHorizon(t *testing.T) {
 		if got := proofHorizon(c.budget, c.threads); got != c.want {
 			t.Errorf("%v on %d threads: %d placements, want %d", c.budget, c.threads, got, c.want)
 		}
+	}
+}
+
+// perfectMora writes a synthetic Morabaraba database of the first two plies
+// in a temporary folder and returns it opened: the start is worth start;
+// after the first placement the opponent (to move) gets loses where the
+// piece went on a midpoint of the middle ring, and draws elsewhere.
+func perfectMora(t *testing.T, start, loses perfecttest.Result) *perfect.DB {
+	t.Helper()
+	dir := t.TempDir()
+	middle := bb.Bitboard(0)
+	for _, s := range []string{"b4", "d2", "d6", "f4"} {
+		m, _ := position.ParseMove(s)
+		middle |= bb.Bit(m.To())
+	}
+	ids := []malom.SectorID{{W: 0, B: 0, WF: 12, BF: 12}, {W: 0, B: 1, WF: 12, BF: 11}}
+	perfecttest.Write(t, dir, malom.Morabaraba, map[malom.SectorID]int16{ids[0]: 686, ids[1]: -101}, ids,
+		func(id malom.SectorID, _, other bb.Bitboard) perfecttest.Result {
+			switch {
+			case id.B == 0:
+				return start
+			case other&middle != 0:
+				return loses
+			}
+			return perfecttest.Draw
+		})
+	r := twelve()
+	db, err := perfect.Open(dir, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func twelve() rules.Rules {
+	p, _ := rules.PresetByName("twelve-mens-morris")
+	return p.Rules
+}
+
+// With Malom's database as the root's source the engine answers a root it
+// knows at once, by the tables' policy: a move that keeps the value, the
+// value as a mate score, said to come from the perfect database; at a drawn
+// root the search chooses among the drawing moves and reports the draw.
+func TestPerfectRoot(t *testing.T) {
+	r := twelve()
+	g := position.NewGame(r, position.New(&r))
+	wins := map[string]bool{"b4": true, "d2": true, "d6": true, "f4": true}
+
+	e := New(1)
+	e.SetRootSource(perfect.NewRoot(nil, perfectMora(t, perfecttest.Win(11), perfecttest.Loss(10))))
+	var infos []Info
+	res := e.Search(g, Limits{MoveTime: 200 * time.Millisecond}, func(in Info) { infos = append(infos, in) })
+	if !wins[res.BestMove.String()] || res.Source != FromPerfect || res.MateIn != 6 || res.Score != ValueMate-11 ||
+		res.Outcome != OutcomeWin || len(res.PV) != 1 || res.PV[0] != res.BestMove || res.Nodes != 0 {
+		t.Fatalf("a won root: %+v", res)
+	}
+	if len(infos) != 1 || infos[0].Depth != 1 || infos[0].MateIn != 6 || infos[0].TBHits != 24 {
+		t.Fatalf("a won root's reports: %+v", infos)
+	}
+
+	// A drawn root: the start a draw, a piece on the middle ring's
+	// midpoints loses (the opponent wins in 19 plies).
+	e = New(1)
+	e.SetRootSource(perfect.NewRoot(nil, perfectMora(t, perfecttest.Draw, perfecttest.Win(19))))
+	res = e.Search(g, Limits{Depth: 3}, nil)
+	if wins[res.BestMove.String()] || res.Source != FromPerfect || res.Score != 0 || res.Outcome != OutcomeDraw || res.Nodes == 0 {
+		t.Fatalf("a drawn root: %+v", res)
+	}
+	// The source set, but not for these rules: a plain search.
+	nine := rules.Default()
+	res = e.Search(position.NewGame(nine, position.New(&nine)), Limits{Depth: 2}, nil)
+	if res.Source != FromSearch || res.Outcome != OutcomeUnknown {
+		t.Fatalf("other rules: %+v", res)
 	}
 }

@@ -74,6 +74,7 @@ type declEngine struct{}
 func (declEngine) SetOptions(search.Options) {}
 func (declEngine) SetHash(int) error         { return nil }
 func (declEngine) SetTables(*egtb.Tables)    {}
+func (declEngine) SetRootSource(egtb.Source) {}
 func (declEngine) ClearHash()                {}
 func (declEngine) NewGame()                  {}
 func (declEngine) Prepare(bool)              {}

@@ -75,12 +75,13 @@ func (f *fakeEngine) SetHash(mb int) error {
 	}
 	return nil
 }
-func (f *fakeEngine) ClearHash()             { f.record("ClearHash") }
-func (f *fakeEngine) SetTables(*egtb.Tables) {}
-func (f *fakeEngine) NewGame()               { f.record("NewGame") }
-func (f *fakeEngine) Stop()                  { f.stopped.Add(1); f.stop.Store(true) }
-func (f *fakeEngine) Prepare(bool)           { f.stop.Store(false); f.hit.Store(false) }
-func (f *fakeEngine) PonderHit()             { f.hitCalls.Add(1); f.hit.Store(true) }
+func (f *fakeEngine) ClearHash()                { f.record("ClearHash") }
+func (f *fakeEngine) SetTables(*egtb.Tables)    {}
+func (f *fakeEngine) SetRootSource(egtb.Source) {}
+func (f *fakeEngine) NewGame()                  { f.record("NewGame") }
+func (f *fakeEngine) Stop()                     { f.stopped.Add(1); f.stop.Store(true) }
+func (f *fakeEngine) Prepare(bool)              { f.stop.Store(false); f.hit.Store(false) }
+func (f *fakeEngine) PonderHit()                { f.hitCalls.Add(1); f.hit.Store(true) }
 
 func (f *fakeEngine) Search(g *position.Game, lim search.Limits, report func(search.Info)) search.Result {
 	f.mu.Lock()

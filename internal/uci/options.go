@@ -177,6 +177,20 @@ func (s *session) engineOptions() []*option {
 		}),
 		{name: "EGTBPath", kind: kindString, def: s.cfg.EGTBPath,
 			set: func(s *session, value string) error { return s.setTablesDir(value) }},
+		{name: "UsePerfectDatabase", kind: kindCheck, def: "false",
+			set: func(s *session, value string) error {
+				v, err := checkValue("UsePerfectDatabase", value)
+				if err != nil {
+					return err
+				}
+				_, dir := s.engine.PerfectDatabase()
+				return s.setPerfect(v, dir)
+			}},
+		{name: "PerfectDatabasePath", kind: kindString, def: engine.DefaultPerfectPath,
+			set: func(s *session, value string) error {
+				use, _ := s.engine.PerfectDatabase()
+				return s.setPerfect(use, stringValue(value))
+			}},
 		{name: "Book", kind: kindString, def: s.cfg.Book,
 			set: func(s *session, value string) error { return s.engine.SetBook(stringValue(value)) }},
 		spin("BookVariety", engine.DefaultBookVariety, 0, engine.MaxBookVariety, func(s *session, v int) { s.engine.SetBookVariety(v) }),

@@ -24,3 +24,14 @@ func (s *session) setTablesDir(value string) error {
 	}
 	return nil
 }
+
+// setPerfect is the options UsePerfectDatabase and PerfectDatabasePath:
+// Malom's databases in the folder dir, used when use is on (what it holds,
+// or why it is not used, is said at the next go). A path that is a file is
+// refused.
+func (s *session) setPerfect(use bool, dir string) error {
+	if err := s.engine.SetPerfectDatabase(use, dir, &s.rules); err != nil {
+		return fmt.Errorf("option %w", err)
+	}
+	return nil
+}
