@@ -122,12 +122,23 @@ type Options struct {
 	// both Sanmill engines than the tables' choice (README, "Against
 	// Sanmill's engines with the whole moving phase").
 	TableWinningChances bool
+	// Policy chooses among the drawing actions of a drawn root the tables
+	// know (see Policy); TableWinningChances, when set, means PolicyReplies.
+	Policy Policy
+	// ModelDepth, ModelTemperature (centipawns) and ModelMinChance shape
+	// PolicyModel's opponent: the depth of its search, how widely its
+	// choice spreads over replies that score alike, and the least chance of
+	// a losing reply for which the model decides instead of the search.
+	ModelDepth       int
+	ModelTemperature int
+	ModelMinChance   float64
 }
 
 // DefaultOptions returns the options of a fresh engine.
 func DefaultOptions() Options {
 	return Options{Threads: 1, MultiPV: 1, MoveOverhead: 10 * time.Millisecond,
-		SkillLevel: MaxSkillLevel, Algorithm: MTDF, MaxQuiescenceDepth: 2}
+		SkillLevel: MaxSkillLevel, Algorithm: MTDF, MaxQuiescenceDepth: 2,
+		ModelDepth: DefaultModelDepth, ModelTemperature: DefaultModelTemperature, ModelMinChance: DefaultModelMinChance}
 }
 
 // Info is the progress report of one completed iteration (or a periodic

@@ -264,7 +264,27 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	if src := e.rootSource(tables); src != nil {
 		if acts := tableRoot(src, g, moves); len(acts) > 0 {
 			from := sourceOf(acts)
-			if e.Options().TableWinningChances || acts[0].Class != egtb.DrawPlays {
+			opts := e.Options()
+			pol := opts.drawPolicy()
+
+			if acts[0].Class == egtb.DrawPlays {
+				switch pol {
+				case PolicySectors:
+					if tables != nil {
+						acts = sectorOrder(tables, g, acts)
+					}
+				case PolicyModel:
+					if order, note, ok := e.modelOrder(g, lim, src, acts); ok {
+						if report != nil {
+							report(Info{Note: note})
+						}
+						return e.tableAnswer(g, lim, report, src, order, from)
+					} else if report != nil && note != "" {
+						report(Info{Note: note})
+					}
+				}
+			}
+			if pol == PolicyReplies || pol == PolicySectors || acts[0].Class != egtb.DrawPlays {
 				return e.tableAnswer(g, lim, report, src, acts, from)
 			}
 			// A drawn root: the search chooses among the drawing moves,
