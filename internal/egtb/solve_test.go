@@ -31,7 +31,6 @@ var wantCounts = map[SectorSpec]struct {
 var (
 	sharedMu   sync.Mutex
 	sharedDirs = map[Params]string{} // directories with tables up to 6 pieces (3v3), built once per run
-	otherDirs  []string              // other directories built once per run
 )
 
 // sharedDir returns a directory holding the standard 3v3 table, built once
@@ -75,9 +74,6 @@ func sharedTablesFor(t testing.TB, p Params) *Tables {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	for _, d := range sharedDirs {
-		os.RemoveAll(d)
-	}
-	for _, d := range otherDirs {
 		os.RemoveAll(d)
 	}
 	os.Exit(code)
