@@ -132,13 +132,19 @@ type Options struct {
 	ModelDepth       int
 	ModelTemperature int
 	ModelMinChance   float64
+	// LimitStrength and Elo (UCI_LimitStrength, UCI_Elo) make the engine
+	// play at the level whose Elo is nearest (see Levels); SkillLevel
+	// below MaxSkillLevel does too, mapped onto the same scale.
+	LimitStrength bool
+	Elo           int
 }
 
 // DefaultOptions returns the options of a fresh engine.
 func DefaultOptions() Options {
 	return Options{Threads: 1, MultiPV: 1, MoveOverhead: 10 * time.Millisecond,
 		SkillLevel: MaxSkillLevel, Algorithm: MTDF, MaxQuiescenceDepth: 2,
-		ModelDepth: DefaultModelDepth, ModelTemperature: DefaultModelTemperature, ModelMinChance: DefaultModelMinChance}
+		ModelDepth: DefaultModelDepth, ModelTemperature: DefaultModelTemperature, ModelMinChance: DefaultModelMinChance,
+		Elo: DefaultElo}
 }
 
 // Info is the progress report of one completed iteration (or a periodic

@@ -167,7 +167,7 @@ func (e *Engine) replyLoses(h *position.Game, src egtb.Source, o Options) float6
 	if len(losing) == 0 {
 		return 0
 	}
-	scores := e.replyScores(h, max(o.ModelDepth, 1))
+	scores := e.replyScores(h, max(o.ModelDepth, 1), nil)
 	if len(scores) == 0 {
 		return 0
 	}
@@ -187,16 +187,17 @@ func (e *Engine) replyLoses(h *position.Game, src egtb.Source, o Options) float6
 	return lose / sum
 }
 
-// replyScores scores every action of h's position by a search of depth
-// plies on the main worker alone, without the tables, each action a line of
-// its own (MultiPV): what a searcher that looks that far sees of them.
-func (e *Engine) replyScores(h *position.Game, depth int) []rootMove {
-	moves := rootMoves(h, nil)
+// replyScores scores every action of h's position (those of only, if not
+// empty) by a search of depth plies on the main worker alone, without the
+// tables, each action a line of its own (MultiPV): what a searcher that
+// looks that far sees of them.
+func (e *Engine) replyScores(h *position.Game, depth int, only []position.Move) []rootMove {
+	moves := rootMoves(h, only)
 	if len(moves) == 0 {
 		return nil
 	}
 	s := e.newRun(h, Limits{Depth: depth}, nil, len(moves))
-	s.opts.MultiPV, s.opts.Threads, s.opts.SkillLevel, s.skill = len(moves), 1, MaxSkillLevel, false
+	s.opts.MultiPV, s.opts.Threads = len(moves), 1
 	s.maxDepth = depth
 	e.startWorkers(s, h, e.orderRootMoves(s, h, moves))
 	w := s.workers[0]

@@ -149,6 +149,12 @@ func (s *session) engineOptions() []*option {
 		spin("SkillLevel", d.SkillLevel, 0, search.MaxSkillLevel, func(_ *session, v int) {
 			setSearch(func(o *search.Options) { o.SkillLevel = v })
 		}),
+		check("UCI_LimitStrength", d.LimitStrength, func(_ *session, v bool) {
+			setSearch(func(o *search.Options) { o.LimitStrength = v })
+		}),
+		spin("UCI_Elo", d.Elo, search.MinElo, search.FullStrengthElo, func(_ *session, v int) {
+			setSearch(func(o *search.Options) { o.Elo = v })
+		}),
 		check("Shuffling", d.Shuffling, func(_ *session, v bool) {
 			setSearch(func(o *search.Options) { o.Shuffling = v })
 		}),
