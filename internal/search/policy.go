@@ -292,3 +292,25 @@ func (e *Engine) modelOrder(g *position.Game, lim Limits, src egtb.Source, acts 
 	out[0] = chosen
 	return out, b.String(), true
 }
+
+// ActionScore is a root action with the score a search gave it.
+type ActionScore struct {
+	Move  position.Move
+	Score int
+}
+
+// ScoreActions scores every action of g's position by a search of depth
+// plies without the tables, each action a line of its own, as the opponent
+// model sees them (scripts/oppmodel fits the model to real opponents' moves
+// with it). It takes the engine as Search does.
+func (e *Engine) ScoreActions(g *position.Game, depth int) []ActionScore {
+	e.running.Lock()
+	defer e.running.Unlock()
+	e.arm(false)
+	e.clock.start()
+	var out []ActionScore
+	for _, rm := range e.replyScores(g, depth, nil) {
+		out = append(out, ActionScore{Move: rm.move, Score: rm.score})
+	}
+	return out
+}
