@@ -14,6 +14,7 @@ import (
 
 	"github.com/millengine/millengine/internal/book"
 	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/progress"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/solve"
 	"github.com/millengine/millengine/internal/uci"
@@ -104,12 +105,12 @@ func bookBuild(e *env, args []string) int {
 		return e.usageError("book build", err.Error())
 	}
 	preset, _ := rules.PresetByName(variant)
-	bar := newProgressBar(e.stderr, "book ", "positions/s", 1)
+	bar := progress.NewBar(e.stderr, "book ", "positions/s", 1)
 	cfg := book.BuildConfig{Rules: r, Preset: preset.Key, Plies: *plies, Depth: *depth,
 		MoveTime: time.Duration(*movetime) * time.Millisecond, Actions: *actions, Variety: *variety,
-		Workers: *workers, HashMB: *hash, Out: *out, Progress: bar.update}
+		Workers: *workers, HashMB: *hash, Out: *out, Progress: bar.Update}
 	st, err := book.Build(e.ctx, cfg)
-	bar.clear()
+	bar.Clear()
 	if st.Resumed > 0 {
 		fmt.Fprintf(e.stdout, "resumed %d positions from %s\n", st.Resumed, *out)
 	}
@@ -125,7 +126,7 @@ func bookBuild(e *env, args []string) int {
 		search = fmt.Sprintf("movetime %d ms", *movetime)
 	}
 	fmt.Fprintf(e.stdout, "%s: %d positions (%d searched now) for the first %d plies, %s, %d actions each, variety %d cp, in %s\n",
-		*out, st.Positions, st.Searched, *plies, search, *actions, *variety, seconds(st.Elapsed))
+		*out, st.Positions, st.Searched, *plies, search, *actions, *variety, progress.Seconds(st.Elapsed))
 	fmt.Fprintf(e.stdout, "engine's turns by ply: %s\n", joinInts(st.PerPly))
 	return 0
 }
@@ -173,12 +174,12 @@ func bookProve(e *env, args []string) int {
 		return 1
 	}
 	defer tb.Close()
-	bar := newProgressBar(e.stderr, "book prove ", "", 1)
+	bar := progress.NewBar(e.stderr, "book prove ", "", 1)
 	start := time.Now()
 	var proven, total, now atomic.Int64 // positions with a proof, in all, proven by this run
 	s, err := solve.New(b.Rules, tb, solve.Options{TableMB: *ttMB, File: *ttFile, Threads: *threads,
 		Progress: func(st solve.Stats, what string) {
-			bar.draw(proveProgress(int(proven.Load()), int(total.Load()), int(now.Load()), time.Since(start)) + statsLine(st))
+			bar.Draw(proveProgress(int(proven.Load()), int(total.Load()), int(now.Load()), time.Since(start)) + statsLine(st))
 		}})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "book prove: %v\n", err)
@@ -196,13 +197,13 @@ func bookProve(e *env, args []string) int {
 		return b.Save(path)
 	}
 	st, err := book.Prove(e.ctx, b, s, *plies, save, func(n, all int, fen string, pr book.Proof) {
-		bar.clear()
+		bar.Clear()
 		proven.Store(int64(n))
 		total.Store(int64(all))
 		now.Add(1)
 		fmt.Fprintf(e.stdout, "%d/%d %s: %s, %d actions keep it\n", n, all, fen, pr.Value, len(pr.Keep))
 	})
-	bar.clear()
+	bar.Clear()
 	if unsaved {
 		if serr := b.Save(path); serr != nil {
 			err = cmp.Or(err, serr)
@@ -220,7 +221,7 @@ func bookProve(e *env, args []string) int {
 		return 1
 	}
 	fmt.Fprintf(e.stdout, "%s: %d of the %d positions before ply %d proven (%d now, %d before) in %s\n",
-		path, st.Before+st.Proven, st.Total, *plies, st.Proven, st.Before, seconds(time.Since(start)))
+		path, st.Before+st.Proven, st.Total, *plies, st.Proven, st.Before, progress.Seconds(time.Since(start)))
 	return 0
 }
 
@@ -338,9 +339,9 @@ func bookCheck(e *env, args []string) int {
 		return 1
 	}
 	defer tb.Close()
-	bar := newProgressBar(e.stderr, "book check ", "", 1)
-	rep := book.Check(b, tb, func(done, total int) { bar.update("positions", uint64(done), uint64(total)) })
-	bar.clear()
+	bar := progress.NewBar(e.stderr, "book check ", "", 1)
+	rep := book.Check(b, tb, func(done, total int) { bar.Update("positions", uint64(done), uint64(total)) })
+	bar.Clear()
 	fmt.Fprintf(e.stdout, "%s against %s: %d proven positions, %d compared, %d equal, %d different, %d not in the tables\n",
 		name, *dir, rep.Proven, rep.Compared, rep.Equal, rep.Compared-rep.Equal, rep.Unknown)
 	for _, l := range rep.First {

@@ -16,6 +16,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/perfect"
 	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/progress"
 	"github.com/millengine/millengine/internal/rules"
 )
 
@@ -321,27 +322,27 @@ func egtbBuild(e *env, args []string) int {
 		}
 		plan = jobs
 	}
-	bar := newProgressBar(stderr, "egtb ", "M/s", 1e6)
-	eta := newBuildETA(plan)
-	bar.suffix = eta.String
+	bar := progress.NewBar(stderr, "egtb ", "M/s", 1e6)
+	eta := progress.NewBuildETA(plan)
+	bar.Suffix = eta.String
 	start := time.Now()
 	var size int64
 	var n, maxCnt int
 	tb, err := egtb.Build(e.ctx, egtb.BuildOptions{
-		Dir: dir, Params: p, MaxPieces: *maxPieces, Pieces: pieces, Threads: *threads, Progress: bar.update,
-		Warn:            func(s string) { bar.clear(); fmt.Fprintf(stderr, "egtb build: %s\n", s) },
+		Dir: dir, Params: p, MaxPieces: *maxPieces, Pieces: pieces, Threads: *threads, Progress: bar.Update,
+		Warn:            func(s string) { bar.Clear(); fmt.Fprintf(stderr, "egtb build: %s\n", s) },
 		CheckpointEvery: ckpt, Only: only,
 	}, func(r egtb.SectorReport) {
-		bar.clear()
+		bar.Clear()
 		size += r.Size
 		if r.Metric != egtb.DTM {
 			n++
 		}
 		maxCnt = max(maxCnt, r.MaxCounter)
-		eta.add(r)
+		eta.Add(r)
 		fmt.Fprintln(stdout, sectorLine(r))
 	})
-	bar.clear()
+	bar.Clear()
 	if err != nil {
 		fmt.Fprintf(stderr, "millengine egtb build: %v\n", err)
 		var ie *egtb.InterruptedError
@@ -351,7 +352,7 @@ func egtbBuild(e *env, args []string) int {
 		return 1
 	}
 	tb.Close()
-	fmt.Fprintf(stdout, "%s: sectors %d, %.1f MB in %s, %s", p.Name(), n, float64(size)/(1<<20), dir, seconds(time.Since(start)))
+	fmt.Fprintf(stdout, "%s: sectors %d, %.1f MB in %s, %s", p.Name(), n, float64(size)/(1<<20), dir, progress.Seconds(time.Since(start)))
 	if maxCnt > 0 {
 		fmt.Fprintf(stdout, " (largest move counter %d of 255)", maxCnt)
 	}
@@ -381,9 +382,9 @@ func sectorLine(r egtb.SectorReport) string {
 	case r.Existing:
 		return s + ", already built"
 	case r.Partner != r.Spec:
-		s += fmt.Sprintf(", %s (solved with %s)", seconds(r.Elapsed), r.Partner)
+		s += fmt.Sprintf(", %s (solved with %s)", progress.Seconds(r.Elapsed), r.Partner)
 	default:
-		s += ", " + seconds(r.Elapsed)
+		s += ", " + progress.Seconds(r.Elapsed)
 	}
 	if r.PeakRSS > 0 {
 		s += fmt.Sprintf(", peak %d MB", r.PeakRSS>>20)
@@ -393,8 +394,6 @@ func sectorLine(r egtb.SectorReport) string {
 	}
 	return s
 }
-
-func seconds(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
 
 // paramSets lists the parameter sets with files in dir, or only the
 // variant's set when variant is not empty.
@@ -442,14 +441,14 @@ func egtbVerify(e *env, args []string) int {
 	if err != nil {
 		return e.usageError("egtb verify", err.Error())
 	}
-	bar := newProgressBar(stderr, "egtb ", "M/s", 1e6)
+	bar := progress.NewBar(stderr, "egtb ", "M/s", 1e6)
 	code := 0
-	eta := &verifyETA{}
-	bar.suffix = eta.String
-	opts := egtb.VerifyOptions{Threads: *threads, Limit: *limit, Step: *step, Planned: eta.planned,
+	eta := &progress.VerifyETA{}
+	bar.Suffix = eta.String
+	opts := egtb.VerifyOptions{Threads: *threads, Limit: *limit, Step: *step, Planned: eta.Planned,
 		Progress: func(phase string, done, total uint64) {
-			eta.progress(phase, done, total)
-			bar.update(phase, done, total)
+			eta.Progress(phase, done, total)
+			bar.Update(phase, done, total)
 		}}
 	var journal *egtb.Journal
 	if *journalPath != "" {
@@ -464,8 +463,8 @@ func egtbVerify(e *env, args []string) int {
 		opts.Resume = func(r egtb.VerifyReport) (egtb.VerifyPart, bool) {
 			part, ok := journal.Resume(r)
 			if ok {
-				eta.resumed(uint64(part.Upto))
-				bar.clear()
+				eta.Resumed(uint64(part.Upto))
+				bar.Clear()
 				fmt.Fprintf(stderr, "egtb verify %s: going on from slot %d of %d (%.1f %%, checked before: %s)\n",
 					r.Label(), part.Upto, r.Spec.Slots(), 100*float64(part.Upto)/float64(r.Spec.Slots()), journal.Path())
 			}
@@ -473,14 +472,14 @@ func egtbVerify(e *env, args []string) int {
 		}
 		opts.Checkpoint = func(r egtb.VerifyReport, part egtb.VerifyPart) {
 			if err := journal.Checkpoint(r, part); err != nil {
-				bar.clear()
+				bar.Clear()
 				fmt.Fprintf(stderr, "millengine egtb verify: %v\n", err)
 			}
 		}
 	}
 	sectors, err := egtb.VerifyDir(e.ctx, dir, sets, only, opts, func(r egtb.VerifyReport) {
-		bar.clear()
-		eta.finished(r.Spec.Slots(), r.Skipped || r.Missing)
+		bar.Clear()
+		eta.Finished(r.Spec.Slots(), r.Skipped || r.Missing)
 		name := r.Params.Name() + " " + r.Label()
 		if journal != nil {
 			if err := journal.Add(r); err != nil {
@@ -495,7 +494,7 @@ func egtbVerify(e *env, args []string) int {
 			code = 1
 			fmt.Fprintf(stdout, "%s: FAILED, no table (millengine egtb build solves it)\n", name)
 		case r.OK():
-			fmt.Fprintf(stdout, "%s: OK, %d entries, %s\n", name, r.Result.Checked, seconds(r.Elapsed))
+			fmt.Fprintf(stdout, "%s: OK, %d entries, %s\n", name, r.Result.Checked, progress.Seconds(r.Elapsed))
 		default:
 			code = 1
 			fmt.Fprintf(stdout, "%s: FAILED, %d of %d entries wrong\n", name, r.Result.Bad, r.Result.Checked)
@@ -507,7 +506,7 @@ func egtbVerify(e *env, args []string) int {
 			}
 		}
 	})
-	bar.clear()
+	bar.Clear()
 	if err != nil {
 		fmt.Fprintf(stderr, "millengine egtb verify: %v\n", err)
 		return 1

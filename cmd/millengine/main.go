@@ -303,18 +303,8 @@ func newLogger(g *globals, stderr io.Writer) (zerolog.Logger, func(), error) {
 		}
 		return zerolog.New(f).Level(level).With().Timestamp().Logger(), func() { f.Close() }, nil
 	}
-	cw := zerolog.ConsoleWriter{Out: stderr, NoColor: !isTerminal(stderr), TimeFormat: "15:04:05.000"}
+	cw := zerolog.ConsoleWriter{Out: stderr, NoColor: !cli.IsTerminal(stderr), TimeFormat: "15:04:05.000"}
 	return zerolog.New(cw).Level(level).With().Timestamp().Logger(), func() {}, nil
-}
-
-// isTerminal reports whether w is a character device (colours are then fine).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // runUCI runs the protocol loop until quit, end of input or a signal.

@@ -9,6 +9,7 @@ import (
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/progress"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/solve"
 )
@@ -80,15 +81,15 @@ func runSolve(e *env, args []string) int {
 		return 1
 	}
 	defer tb.Close()
-	bar := newProgressBar(e.stderr, "solve ", "", 1)
+	bar := progress.NewBar(e.stderr, "solve ", "", 1)
 	s, err := solve.New(r, tb, solve.Options{TableMB: *ttMB, File: *ttFile, SaveEach: *every, Threads: *threads,
 		Progress: func(st solve.Stats, what string) {
 			if what != "" {
-				bar.clear()
+				bar.Clear()
 				fmt.Fprintf(e.stderr, "solve: %s (%s)\n", what, statsLine(st))
 				return
 			}
-			bar.draw(statsLine(st))
+			bar.Draw(statsLine(st))
 		}})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "millengine solve: %v\n", err)
@@ -108,7 +109,7 @@ func runSolve(e *env, args []string) int {
 	} else {
 		v, acts, err = s.Actions(e.ctx, &p)
 	}
-	bar.clear()
+	bar.Clear()
 	st := s.Stats()
 	if code, ok := solveFailed(e, err, st, *ttFile); !ok {
 		return saveTable(e, s, code)
@@ -159,7 +160,7 @@ func solveFailed(e *env, err error, st solve.Stats, ttFile string) (int, bool) {
 // once per class of symmetric positions: one line each, "ply <n> <line>:
 // <value>, keep <k> of <m>: <actions>", then per ply the positions, their
 // values and how many actions keep them.
-func solveTree(e *env, s *solve.Solver, p *position.Position, plies int, bar *progressBar, ttFile string) int {
+func solveTree(e *env, s *solve.Solver, p *position.Position, plies int, bar *progress.Bar, ttFile string) int {
 	type count struct{ positions, win, draw, loss, keep, legal int }
 	byPly := make([]count, plies)
 	start := time.Now()
@@ -167,7 +168,7 @@ func solveTree(e *env, s *solve.Solver, p *position.Position, plies int, bar *pr
 	code, ok := 0, true
 	solve.Tree(s.Rules(), p, plies, func(line []position.Move, q *position.Position) bool {
 		v, kept, err := s.Keeping(e.ctx, q)
-		bar.clear()
+		bar.Clear()
 		st := s.Stats()
 		nodes += st.Nodes
 		if code, ok = solveFailed(e, err, st, ttFile); !ok {
