@@ -252,6 +252,27 @@ func (e *env) usageError(cmd, msg string) int {
 	return 2
 }
 
+// fail reports an error that stops a command, "millengine CMD: …", and
+// returns the exit code 1.
+func (e *env) fail(cmd string, err error) int {
+	fmt.Fprintf(e.stderr, "millengine %s: %v\n", cmd, err)
+	return 1
+}
+
+// warn returns a function that reports an error a command goes on after,
+// "millengine CMD: …".
+func (e *env) warn(cmd string) func(error) {
+	return func(err error) { fmt.Fprintf(e.stderr, "millengine %s: %v\n", cmd, err) }
+}
+
+// warnAll reports each of the errors errs returns (a damaged file of tables
+// or of a database), "millengine CMD: …"; commands defer it.
+func (e *env) warnAll(cmd string, errs func() []error) {
+	for _, err := range errs() {
+		e.warn(cmd)(err)
+	}
+}
+
 // check validates the global flags.
 func (g *globals) check() error {
 	if err := checkRange("--hash", g.hashMB, 1, uci.DefaultMaxHashMB); err != nil {
