@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -90,16 +91,9 @@ type gameAnalysis struct {
 	engines [2]string // white, black
 }
 
-// wdl is a table value as 1, 0 or -1 for the side to move.
-func wdl(v egtb.Value) int {
-	switch {
-	case v.IsWin():
-		return 1
-	case v.IsLoss():
-		return -1
-	}
-	return 0
-}
+// wdl is a table value as 1, 0 or -1 for the side to move: the sign of its
+// score (a win scores above 0, a loss below).
+func wdl(v egtb.Value) int { return cmp.Compare(v.Score(), 0) }
 
 var wdlNames = map[int]string{1: "win", 0: "draw", -1: "loss"}
 
