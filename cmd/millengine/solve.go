@@ -76,8 +76,7 @@ func runSolve(e *env, args []string) int {
 	}
 	tb, err := egtb.Open(*dir, &r)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "millengine solve: %v\n", err)
-		return 1
+		return e.fail("solve", err)
 	}
 	defer tb.Close()
 	o := solve.RunOptions{Options: solve.Options{TableMB: *ttMB, File: *ttFile, SaveEach: *every, Threads: *threads}, Keep: *keep, Plies: *plies}

@@ -29,8 +29,8 @@ type CompareOptions struct {
 	Dir  string            // the tables' directory, tb's
 	Only []egtb.SectorSpec // if not empty, only these sectors
 	Show int               // differences shown per sector
-	// Warn receives the errors that do not stop the comparison: a sector
-	// file that cannot be read.
+	// Warn, if set, receives the errors that do not stop the comparison:
+	// a sector file that cannot be read.
 	Warn func(error)
 }
 
@@ -42,6 +42,10 @@ type CompareOptions struct {
 // differs or cannot be read, and an error when db has no sector files to
 // compare.
 func Compare(w io.Writer, db *malom.DB, tb *egtb.Tables, o CompareOptions) error {
+	warn := o.Warn
+	if warn == nil {
+		warn = func(error) {}
+	}
 	mv := db.Variant()
 	var ids []malom.SectorID
 	for _, id := range db.SecVals().Sectors() {
@@ -64,7 +68,7 @@ func Compare(w io.Writer, db *malom.DB, tb *egtb.Tables, o CompareOptions) error
 		}
 		sec, err := db.Sector(id)
 		if err != nil {
-			o.Warn(err)
+			warn(err)
 			failed = true
 			continue
 		}

@@ -21,8 +21,8 @@ type VerifyOptions struct {
 	// with it skips, and the part of a table checked so far, which it goes
 	// on from.
 	Journal *egtb.Journal
-	// Warn receives the errors that do not stop the verify: a journal
-	// that cannot be written.
+	// Warn, if set, receives the errors that do not stop the verify: a
+	// journal that cannot be written.
 	Warn func(error)
 }
 
@@ -34,6 +34,10 @@ type VerifyOptions struct {
 // the journal could not record one, and an error when the verify could not
 // run or found no tables.
 func Verify(ctx context.Context, stdout, stderr io.Writer, o VerifyOptions) error {
+	warn := o.Warn
+	if warn == nil {
+		warn = func(error) {}
+	}
 	bar := progress.NewBar(stderr, "egtb ", "M/s", 1e6)
 	eta := &progress.VerifyETA{}
 	bar.Suffix = eta.String
@@ -58,7 +62,7 @@ func Verify(ctx context.Context, stdout, stderr io.Writer, o VerifyOptions) erro
 		opts.Checkpoint = func(r egtb.VerifyReport, part egtb.VerifyPart) {
 			if err := journal.Checkpoint(r, part); err != nil {
 				bar.Clear()
-				o.Warn(err)
+				warn(err)
 			}
 		}
 	}
@@ -69,7 +73,7 @@ func Verify(ctx context.Context, stdout, stderr io.Writer, o VerifyOptions) erro
 		name := r.Params.Name() + " " + r.Label()
 		if journal != nil {
 			if err := journal.Add(r); err != nil {
-				o.Warn(err)
+				warn(err)
 				failed = true
 			}
 		}
