@@ -1,9 +1,12 @@
 package match
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/millengine/millengine/internal/rules"
 )
 
 func TestConfigFromFlags(t *testing.T) {
@@ -63,5 +66,46 @@ func TestSetupEngineOptionsWithRuleWords(t *testing.T) {
 		Games: 2, Concurrency: 1, Startup: time.Second, Variant: "dooz"}
 	if _, _, err := o.Config(); err != nil {
 		t.Errorf("engine options refused: %v", err)
+	}
+}
+
+// The openings of a seed as tokens and as the positions they lead to; an
+// opening that does not play under the rules names its source.
+func TestWriteOpenings(t *testing.T) {
+	r := rules.Default()
+	ops, err := RandomOpenings(r, 2, 4, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := WriteOpenings(&out, ops, r, false); err != nil || out.String() != "d1 b4 c3 f4\nd1 f4 a7 g1\n" {
+		t.Errorf("tokens: %q, %v", out.String(), err)
+	}
+	out.Reset()
+	want := "*****O**/**@***@*/****O*** w p p 2 7 2 7 0 0 0 0 0 0 0 0 3\n********/**@*****/***@O**O w p p 2 7 2 7 0 0 0 0 0 0 0 0 3\n"
+	if err := WriteOpenings(&out, ops, r, true); err != nil || out.String() != want {
+		t.Errorf("FENs: %q, %v", out.String(), err)
+	}
+	bad := []Opening{{Moves: []string{"d1", "d1"}, Source: "openings.txt:3"}}
+	if err := WriteOpenings(&out, bad, r, true); err == nil || !strings.HasPrefix(err.Error(), "openings.txt:3: ") {
+		t.Errorf("an opening that does not play: %v", err)
+	}
+}
+
+// The header names the rules, the time control, the engines, the openings
+// and the games a resumed match holds.
+func TestWriteHeader(t *testing.T) {
+	o := Setup{Engines: []string{"./a --x", "b"}, Games: 4, Concurrency: 2, Startup: time.Second, Variant: "morabaraba",
+		RandomOpenings: 2, Seed: 5, Nodes: 800}
+	cfg, seed, err := o.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	o.WriteHeader(&out, &cfg, seed)
+	want := "millmatch: morabaraba, nodes 800, 4 games per pairing, concurrency 2\n" +
+		"  engine 1: a = ./a --x\n  engine 2: b = b\n  openings: 2 random of 2 actions, seed 5\n"
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 }
