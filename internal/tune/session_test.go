@@ -14,7 +14,8 @@ func TestSessionScreen(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		s := Session{Play: PlayConfig{Rules: rules.Default(), Nodes: 300, OpeningPlies: 4, MaxPlies: 200}, Seed: 1, Workers: workers}
 		var progress bytes.Buffer
-		tally := s.Screen(context.Background(), &progress, Config{}, Config{}, 4)
+		a, _ := ParseConfig("")
+		tally := s.Screen(context.Background(), &progress, a, a, 4)
 		if tally.W != tally.L || tally.W+tally.D+tally.L != 4 {
 			t.Errorf("%d workers: +%d =%d -%d", workers, tally.W, tally.D, tally.L)
 		}
