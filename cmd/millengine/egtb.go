@@ -17,13 +17,14 @@ import (
 
 const egtbUsage = `Usage: millengine egtb <command> [flags]
 
-Endgame tables of the moving phase (no pieces in hand), solved by the engine
-itself: win, draw or loss with the distance in turns of the side to move.
+Endgame tables solved by the engine itself: for the moving phase (no pieces in
+hand) win, draw or loss with the distance in turns of the side to move; with
+--game also the placing phase's sectors (Malom's W_B_WF_BF), win, draw or loss.
 
 Commands:
-  plan     the sectors in dependency order, what each needs:  egtb plan [--max-pieces N] [--dir D] [--format text|make|slurm]
-  build    solve the missing sectors:  egtb build [--max-pieces N | --sector MvO] [--dir D] [--variant V] [--threads T]
-  verify   re-check every entry with the engine's rules:  egtb verify [--dir D] [--variant V]
+  plan     the sectors in dependency order, what each needs:  egtb plan [--game] [--max-pieces N] [--dir D] [--format text|make|slurm]
+  build    solve the missing sectors:  egtb build [--game] [--max-pieces N | --sector MvO|W_B_WF_BF] [--dir D] [--variant V] [--threads T]
+  verify   re-check every entry with the engine's rules:  egtb verify [--dir D] [--variant V] [--sector S]
   stats    counts per sector:  egtb stats [--dir D]
   probe    the value of a position and of each action:  egtb probe [--dir D] --fen FEN [--moves M] [--variant V] [--malom DIR]
   games    what the tables say of millmatch's games:  egtb games [--dir D] [--summary] FILE.jsonl ...
@@ -211,7 +212,7 @@ func egtbBuild(e *env, args []string) int {
 			"that takes long writes a checkpoint every few minutes, and the next build goes on from it.\n"+
 			"--sector solves only the given sectors (each with its partner, OvM), whose needs (egtb plan)\n"+
 			"must be there. Prints a line per sector on stdout, progress and the time left on stderr.\n"+
-			"Sectors up to 10 pieces get a DTM and a DTZ table, bigger ones a DTZ table (see the README).\n"+
+			"Sectors up to 10 pieces get a DTM and a DTZ table, bigger ones a DTZ table (docs/tables.md).\n"+
 			"--game solves the placing phase's sectors too (a WDL table each: win, draw or loss), after\n"+
 			"the moving phase's; --max-pieces then counts the pieces on the board and in hand (18: all).",
 		&dir, &variant)
@@ -283,7 +284,7 @@ func paramSets(dir, variant string) ([]egtb.Params, error) {
 func egtbVerify(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	var dir, variant string
-	fs := e.egtbFlags("verify", "verify [--dir D] [--variant V] [--sector MvO] [--threads T] [--step N] [--journal F]",
+	fs := e.egtbFlags("verify", "verify [--dir D] [--variant V] [--sector MvO|W_B_WF_BF] [--threads T] [--step N] [--journal F]",
 		"Re-checks every entry of every sector against its successors, generated and played by the\n"+
 			"engine's own movegen and position code, and the counts against the file headers. Prints\n"+
 			"per sector OK or the first mismatches; exits 1 if anything is wrong. Without --variant it\n"+
@@ -297,7 +298,7 @@ func egtbVerify(e *env, args []string) int {
 	threads := fs.IntP("threads", "t", 0, "goroutines (default: one per CPU)")
 	limit := fs.Int("show", 5, "mismatches to show per sector")
 	step := fs.Uint32("step", 1, "check every N-th entry only (a quick sample; 1 checks all)")
-	sectorArgs := fs.StringSlice("sector", nil, "check only these sectors, MvO (repeat or comma-separate)")
+	sectorArgs := fs.StringSlice("sector", nil, "check only these sectors, MvO or W_B_WF_BF (repeat or comma-separate)")
 	journalPath := fs.String("journal", "", "record the tables found OK in this file and skip those it holds")
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c

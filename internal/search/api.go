@@ -119,8 +119,8 @@ type Options struct {
 	// evaluation and Contempt, without the tables below the root (to them
 	// every such move is a draw), and reports the draw: over the same 40
 	// openings at 1 s a move that converted more draws into wins against
-	// both Sanmill engines than the tables' choice (README, "Against
-	// Sanmill's engines with the whole moving phase").
+	// both Sanmill engines than the tables' choice (docs/strength.md,
+	// "Against Sanmill's engines with the whole moving phase").
 	TableWinningChances bool
 	// Policy chooses among the drawing actions of a drawn root the tables
 	// know (see Policy); TableWinningChances, when set, means PolicyReplies.
