@@ -308,6 +308,9 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 			}
 			tables = nil
 			proof = &proofResult{value: solve.Draw, kept: moves, outcome: OutcomeDraw, source: from}
+			if report != nil && len(moves) > 1 && pol == PolicySearch {
+				report(Info{Note: fmt.Sprintf("policy search: the search chooses among the %d drawing actions", len(moves))})
+			}
 		}
 	}
 	if tables != nil {

@@ -100,11 +100,12 @@ func TestPolicyModelPlaysTheLikeliestTrap(t *testing.T) {
 	}
 }
 
-// The search policy (the default) searches among the drawing actions.
+// The search policy (the default) searches among the drawing actions, and
+// says so.
 func TestPolicySearchSearches(t *testing.T) {
-	res, note, _ := policyRoot(t, PolicySearch)
-	if note != "" || res.Nodes == 0 {
-		t.Errorf("note %q, %d nodes: want a search", note, res.Nodes)
+	res, note, drawn := policyRoot(t, PolicySearch)
+	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions"; note != want || res.Nodes == 0 {
+		t.Errorf("note %q, %d nodes: want a search and %q", note, res.Nodes, want)
 	}
 }
 
