@@ -2,6 +2,10 @@ package match
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,6 +30,31 @@ func TestReadRecords(t *testing.T) {
 	}
 	if _, err := (&GameRecord{Result: "*", Termination: TermRule}).restoreOutcome(); err == nil || err.Error() != `result "*" is not 1-0, 0-1 or 1/2-1/2` {
 		t.Fatalf("unfinished game: %v", err)
+	}
+}
+
+// ReadRecordFile reads a file's records as ReadRecords does; its errors name
+// the file.
+func TestReadRecordFile(t *testing.T) {
+	dir := t.TempDir()
+	a := `{"game":1,"white":"a","black":"b","result":"1-0","winner":"a","termination":"rule","reason":"no legal move"}` + "\n"
+	good, bad := filepath.Join(dir, "good.jsonl"), filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(good, []byte(a+`{"game":2,"wh`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte(a+"[]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadRecordFile(good)
+	if err != nil || len(recs) != 1 || recs[0].Game != 1 || recs[0].Winner != "a" {
+		t.Fatalf("%+v %v", recs, err)
+	}
+	if _, err := ReadRecordFile(bad); err == nil || !strings.HasPrefix(err.Error(), bad+": line 2: json: cannot unmarshal array") {
+		t.Fatalf("bad line: %v", err)
+	}
+	missing := filepath.Join(dir, "missing.jsonl")
+	if _, err := ReadRecordFile(missing); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("missing file: %v", err)
 	}
 }
 

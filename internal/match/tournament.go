@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -315,6 +316,22 @@ func ReadRecords(r io.Reader) (recs []GameRecord, complete int64, err error) {
 		recs = append(recs, rec)
 		complete += int64(len(line))
 	}
+}
+
+// ReadRecordFile reads the records of the file at path with ReadRecords,
+// for the tools that read millmatch's record files after the match; an
+// error names the file.
+func ReadRecordFile(path string) ([]GameRecord, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, _, err := ReadRecords(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return recs, nil
 }
 
 func avg(sum float64, n int) float64 {

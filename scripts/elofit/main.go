@@ -9,7 +9,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"os"
@@ -51,14 +50,9 @@ func main() {
 	}
 	pairs := map[[2]int]*pair{}
 	for _, path := range fs.Args() {
-		f, err := os.Open(path)
+		recs, err := match.ReadRecordFile(path)
 		if err != nil {
 			fail(err)
-		}
-		recs, _, err := match.ReadRecords(bufio.NewReader(f))
-		f.Close()
-		if err != nil {
-			fail(fmt.Errorf("%s: %w", path, err))
 		}
 		for _, r := range recs {
 			w, b := id(r.White), id(r.Black)

@@ -12,7 +12,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"os"
@@ -53,12 +52,7 @@ func main() {
 	e := search.New(64)
 	var ds []decision
 	for _, path := range fs.Args() {
-		f, err := os.Open(path)
-		if err != nil {
-			fail(err)
-		}
-		recs, _, err := match.ReadRecords(bufio.NewReader(f))
-		f.Close()
+		recs, err := match.ReadRecordFile(path)
 		if err != nil {
 			fail(err)
 		}

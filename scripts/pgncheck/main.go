@@ -35,14 +35,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // check compares the two files and prints what it compared.
 func check(jsonPath, pgnPath string, out io.Writer) error {
-	jf, err := os.Open(jsonPath)
+	recs, err := match.ReadRecordFile(jsonPath)
 	if err != nil {
 		return err
-	}
-	defer jf.Close()
-	recs, _, err := match.ReadRecords(jf)
-	if err != nil {
-		return fmt.Errorf("%s: %w", jsonPath, err)
 	}
 	byGame := map[int]match.GameRecord{}
 	for _, r := range recs {

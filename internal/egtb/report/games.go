@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -39,14 +38,9 @@ func Games(w io.Writer, o GamesOptions) error {
 		return sum[name]
 	}
 	for _, path := range o.Files {
-		f, err := os.Open(path)
+		recs, err := match.ReadRecordFile(path)
 		if err != nil {
 			return err
-		}
-		recs, _, err := match.ReadRecords(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
 		}
 		for _, rec := range recs {
 			a, err := analyseGame(tables, rec)
