@@ -12,18 +12,18 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/millengine/millengine/scripts/internal/paired"
 )
 
 func main() {
@@ -38,12 +38,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	prevBin := fs.String("prev-bin", "", "an already built previous binary (instead of --prev)")
 	pairs := fs.Int("pairs", 5, "pairs of runs of each measurement (1-100)")
 	benchDepth := fs.Int("bench-depth", 0, "bench depth (0: bench's default)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
-		fmt.Fprintf(stderr, "benchpair: %v\n", err)
-		return 2
+	if code, ok := paired.ParseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if *pairs < 1 || *pairs > 100 {
 		fmt.Fprintf(stderr, "benchpair: --pairs %d: want 1-100\n", *pairs)
@@ -99,12 +95,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		ratios := make([]float64, len(tp))
-		for i := range tp {
-			ratios[i] = tn[i] / tp[i]
-		}
-		fmt.Fprintf(stdout, "%-8s previous %.0f ms, new %.0f ms (medians of %d); new/previous %.3f [%.3f..%.3f]; nodes %s / %s%s\n",
-			m.name, median(tp), median(tn), *pairs, median(ratios), slices.Min(ratios), slices.Max(ratios), np, nn, changed(np, nn))
+		fmt.Fprintf(stdout, "%-8s previous %.0f ms, new %.0f ms (medians of %d); %s; nodes %s / %s%s\n",
+			m.name, paired.Median(tp), paired.Median(tn), *pairs, paired.Ratios(tp, tn), np, nn, changed(np, nn))
 	}
 	return 0
 }
@@ -159,13 +151,4 @@ func timeRun(bin string, args []string) (float64, string, error) {
 	}
 	ms, _ := strconv.ParseFloat(string(t[1]), 64)
 	return ms, string(n[1]), nil
-}
-
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -6,15 +6,6 @@ import (
 	"testing"
 )
 
-func TestMedian(t *testing.T) {
-	if m := median([]float64{3, 1, 2}); m != 2 {
-		t.Fatalf("median of 3 1 2 = %v", m)
-	}
-	if m := median([]float64{4, 1, 2, 3}); m != 2.5 {
-		t.Fatalf("median of 4 1 2 3 = %v", m)
-	}
-}
-
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{{"--pairs", "0"}, {"--pairs", "101"}, {"--nope"}} {
 		var out, errb bytes.Buffer

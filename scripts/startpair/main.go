@@ -17,7 +17,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,6 +28,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/millengine/millengine/scripts/internal/paired"
 )
 
 func main() {
@@ -51,12 +52,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	engArgs := fs.StringArray("arg", nil, "an argument for both builds (repeat: --arg=--egtb-path --arg=/dir)")
 	goCmd := fs.String("go", "", `a go from the start position after readyok, e.g. "go movetime 1000" ("": none)`)
 	uciOnly := fs.Bool("uci-only", false, "send uci and quit only, as a GUI that reads the options does (no isready, no go)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
-		fmt.Fprintf(stderr, "startpair: %v\n", err)
-		return 2
+	if code, ok := paired.ParseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if *uciOnly && *goCmd != "" {
 		fmt.Fprintln(stderr, "startpair: --uci-only and --go are exclusive")
@@ -108,14 +105,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			if m.name == "go" && *goCmd == "" {
 				continue
 			}
-			r := make([]float64, len(prev))
-			for i := range prev {
-				r[i] = m.f(cur[i]) / m.f(prev[i])
-			}
 			if *uciOnly && m.name == "readyok" {
 				continue
 			}
-			fmt.Fprintf(stdout, "%-8s new/previous %.3f [%.3f..%.3f]\n", m.name, median(r), slices.Min(r), slices.Max(r))
+			fmt.Fprintf(stdout, "%-8s %s\n", m.name, paired.Ratios(values(prev, m.f), values(cur, m.f)))
 		}
 	}
 	return 0
@@ -125,16 +118,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 func startOnce(bin string, args []string, goCmd string, uciOnly bool) (sample, error) {
 	var s sample
 	cmd := exec.Command(bin, args...)
-	in, err := cmd.StdinPipe()
+	start := time.Now() // the pipes are made first: microseconds more
+	in, outPipe, err := paired.Start(cmd)
 	if err != nil {
-		return s, err
-	}
-	outPipe, err := cmd.StdoutPipe()
-	if err != nil {
-		return s, err
-	}
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
 		return s, err
 	}
 	defer cmd.Process.Kill() // after a failure only; a run that ends well has waited
@@ -229,18 +215,14 @@ func statusKB(pid int, field string) float64 {
 
 // med is the median of f over ss.
 func med(ss []sample, f func(sample) float64) float64 {
+	return paired.Median(values(ss, f))
+}
+
+// values is f of each of ss.
+func values(ss []sample, f func(sample) float64) []float64 {
 	v := make([]float64, len(ss))
 	for i, s := range ss {
 		v[i] = f(s)
 	}
-	return median(v)
-}
-
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return v
 }

@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/millengine/millengine/scripts/internal/paired"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -46,12 +48,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	depth := fs.Int("depth", 8, "the depth")
 	posFile := fs.String("positions", "", `file of positions, one "position …" command a line (# comments)`)
 	rounds := fs.Int("rounds", 1, "times each position is searched by each engine")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
-		fmt.Fprintf(stderr, "ttd: %v\n", err)
-		return 2
+	if code, ok := paired.ParseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if len(*engines) != 2 || *posFile == "" || *depth < 1 || *rounds < 1 {
 		fmt.Fprintln(stderr, "ttd: want two --engine, --positions, --depth >= 1 and --rounds >= 1")
@@ -161,15 +159,8 @@ func start(cmdline string) (*engine, error) {
 		return nil, errors.New("empty command")
 	}
 	cmd := exec.Command(f[0], f[1:]...)
-	in, err := cmd.StdinPipe()
+	in, out, err := paired.Start(cmd)
 	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	e := &engine{name: f[0], cmd: cmd, in: in, out: bufio.NewScanner(out)}
