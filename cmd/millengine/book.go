@@ -29,26 +29,12 @@ Commands:
 Run "millengine book <command> --help" for a command's flags.
 `
 
-// bookCommands are the subcommands of book.
-var bookCommands = map[string]func(e *env, args []string) int{"build": bookBuild, "prove": bookProve, "stats": bookStats, "pack": bookPack, "check": bookCheck}
+// bookCommands are the subcommands of book, in the order of bookUsage.
+var bookCommands = []subcommand{{"build", bookBuild}, {"prove", bookProve}, {"stats", bookStats}, {"pack", bookPack}, {"check", bookCheck}}
 
 // runBook implements 'millengine book …'.
 func runBook(e *env, args []string) int {
-	if len(args) > 0 && (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-		if len(args) > 1 && bookCommands[args[1]] != nil {
-			return bookCommands[args[1]](e, []string{"--help"})
-		}
-		fmt.Fprint(e.stdout, bookUsage)
-		return 0
-	}
-	if len(args) == 0 {
-		return e.usageError("book", "want a command: build, prove, stats, pack or check")
-	}
-	run := bookCommands[args[0]]
-	if run == nil {
-		return e.usageError("book", fmt.Sprintf("unknown command %q (want build, prove, stats, pack or check)", args[0]))
-	}
-	return run(e, args[1:])
+	return e.runGroup("book", bookUsage, bookCommands, args)
 }
 
 func bookBuild(e *env, args []string) int {

@@ -33,29 +33,15 @@ Commands:
 Run "millengine egtb <command> --help" for a command's flags.
 `
 
-// egtbCommands are the subcommands of egtb.
-var egtbCommands = map[string]func(e *env, args []string) int{
-	"plan": egtbPlan, "build": egtbBuild, "verify": egtbVerify, "stats": egtbStats, "probe": egtbProbe, "games": egtbGames,
-	"compare": egtbCompare,
+// egtbCommands are the subcommands of egtb, in the order of egtbUsage.
+var egtbCommands = []subcommand{
+	{"plan", egtbPlan}, {"build", egtbBuild}, {"verify", egtbVerify}, {"stats", egtbStats}, {"probe", egtbProbe}, {"games", egtbGames},
+	{"compare", egtbCompare},
 }
 
 // runEGTB implements 'millengine egtb …'.
 func runEGTB(e *env, args []string) int {
-	if len(args) > 0 && (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-		if len(args) > 1 && egtbCommands[args[1]] != nil {
-			return egtbCommands[args[1]](e, []string{"--help"})
-		}
-		fmt.Fprint(e.stdout, egtbUsage)
-		return 0
-	}
-	if len(args) == 0 {
-		return e.usageError("egtb", "want a command: plan, build, verify, stats, probe, games or compare")
-	}
-	run := egtbCommands[args[0]]
-	if run == nil {
-		return e.usageError("egtb", fmt.Sprintf("unknown command %q (want plan, build, verify, stats, probe, games or compare)", args[0]))
-	}
-	return run(e, args[1:])
+	return e.runGroup("egtb", egtbUsage, egtbCommands, args)
 }
 
 // egtbFlags is the flag set of an egtb subcommand, with --dir and, if

@@ -198,6 +198,48 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return c.run(&env{ctx: ctx, g: &g, stdin: stdin, stdout: stdout, stderr: stderr, log: log}, rest)
 }
 
+// subcommand is a command of a group of them (egtb, book): its name and
+// what runs it.
+type subcommand struct {
+	name string
+	run  func(e *env, args []string) int
+}
+
+// runGroup runs the subcommand of group that args name, with the rest of
+// args; "help", --help and -h print usage, or with a subcommand's name
+// that subcommand's --help. No or an unknown subcommand is a usage error
+// that lists cmds.
+func (e *env) runGroup(group, usage string, cmds []subcommand, args []string) int {
+	find := func(name string) func(e *env, args []string) int {
+		for _, c := range cmds {
+			if c.name == name {
+				return c.run
+			}
+		}
+		return nil
+	}
+	if len(args) > 0 && (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+		if len(args) > 1 && find(args[1]) != nil {
+			return find(args[1])(e, []string{"--help"})
+		}
+		fmt.Fprint(e.stdout, usage)
+		return 0
+	}
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		names[i] = c.name
+	}
+	want := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	if len(args) == 0 {
+		return e.usageError(group, "want a command: "+want)
+	}
+	run := find(args[0])
+	if run == nil {
+		return e.usageError(group, fmt.Sprintf("unknown command %q (want %s)", args[0], want))
+	}
+	return run(e, args[1:])
+}
+
 // subFlags returns the flag set of a command. Its --help prints the usage
 // (first line: "Usage: millengine <usage>") and the flags on stdout.
 func (e *env) subFlags(name, synopsis, about string) *pflag.FlagSet {

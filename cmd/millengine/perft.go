@@ -12,6 +12,27 @@ import (
 	"github.com/millengine/millengine/internal/rules"
 )
 
+// playedPosition returns the position of --fen (the start position if fen
+// is empty) after the actions of --moves, played without a game's history,
+// for perft and solve.
+func playedPosition(r *rules.Rules, fen, moves string) (position.Position, error) {
+	p := position.New(r)
+	if fen != "" {
+		var err error
+		if p, err = position.ParseFEN(r, fen); err != nil {
+			return p, err
+		}
+	}
+	for _, tok := range strings.Fields(moves) {
+		m, err := movegen.ParseLegal(r, &p, tok)
+		if err != nil {
+			return p, fmt.Errorf("--moves: %w", err)
+		}
+		p.Do(r, m)
+	}
+	return p, nil
+}
+
 // runPerft implements 'millengine perft': it counts the leaves of the action
 // tree and prints them in the format of docs/protocol.md. A signal stops the
 // count; what is printed then is marked partial.
@@ -29,24 +50,13 @@ func runPerft(e *env, args []string) int {
 	if *depth < 0 || *depth > movegen.MaxPerftDepth {
 		return e.usageError("perft", fmt.Sprintf("--depth %d is out of range 0..%d", *depth, movegen.MaxPerftDepth))
 	}
-	preset, ok := rules.PresetByName(*variant)
-	if !ok {
-		return e.usageError("perft", fmt.Sprintf("unknown variant %q (want one of %s)", *variant, strings.Join(rules.PresetKeys(), ", ")))
+	r, err := variantRules(*variant)
+	if err != nil {
+		return e.usageError("perft", err.Error())
 	}
-	r := preset.Rules
-	p := position.New(&r)
-	if *fen != "" {
-		var err error
-		if p, err = position.ParseFEN(&r, *fen); err != nil {
-			return e.usageError("perft", err.Error())
-		}
-	}
-	for _, tok := range strings.Fields(*moves) {
-		m, err := movegen.ParseLegal(&r, &p, tok)
-		if err != nil {
-			return e.usageError("perft", "--moves: "+err.Error())
-		}
-		p.Do(&r, m)
+	p, err := playedPosition(&r, *fen, *moves)
+	if err != nil {
+		return e.usageError("perft", err.Error())
 	}
 	var stop atomic.Bool
 	defer context.AfterFunc(e.ctx, func() { stop.Store(true) })()

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/millengine/millengine/internal/egtb"
-	"github.com/millengine/millengine/internal/movegen"
-	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/solve"
 )
@@ -49,27 +47,16 @@ func runSolve(e *env, args []string) int {
 	if err := checkRange("--plies", *plies, 0, 18); err != nil {
 		return e.usageError("solve", err.Error())
 	}
-	preset, ok := rules.PresetByName(*variant)
-	if !ok {
-		return e.usageError("solve", fmt.Sprintf("unknown variant %q (want one of %s)", *variant, strings.Join(rules.PresetKeys(), ", ")))
+	r, err := variantRules(*variant)
+	if err != nil {
+		return e.usageError("solve", err.Error())
 	}
-	r := preset.Rules
 	if err := solve.Supported(&r); err != nil {
 		return e.usageError("solve", fmt.Sprintf("--variant %s: %v", *variant, err))
 	}
-	p := position.New(&r)
-	if *fen != "" {
-		var err error
-		if p, err = position.ParseFEN(&r, *fen); err != nil {
-			return e.usageError("solve", err.Error())
-		}
-	}
-	for _, tok := range strings.Fields(*moves) {
-		m, err := movegen.ParseLegal(&r, &p, tok)
-		if err != nil {
-			return e.usageError("solve", "--moves: "+err.Error())
-		}
-		p.Do(&r, m)
+	p, err := playedPosition(&r, *fen, *moves)
+	if err != nil {
+		return e.usageError("solve", err.Error())
 	}
 	if p.IsOver() {
 		return e.usageError("solve", "the game is over")
