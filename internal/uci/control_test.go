@@ -19,6 +19,16 @@ func fakeHarness(t *testing.T, f *fakeEngine) *harness {
 	return startHarness(t, cfg)
 }
 
+// deafHarness starts a session on a fake engine whose search reports one
+// iteration, then ignores Stop until the test ends.
+func deafHarness(t *testing.T) (*harness, *fakeEngine) {
+	release := make(chan struct{})
+	f := &fakeEngine{search: deafSearch(release)}
+	h := fakeHarness(t, f)
+	t.Cleanup(func() { close(release) }) // before the session's own clean-up
+	return h, f
+}
+
 // expectLines reads len(want) lines and compares them.
 func expectLines(t *testing.T, h *harness, want ...string) {
 	t.Helper()
@@ -30,22 +40,30 @@ func expectLines(t *testing.T, h *harness, want ...string) {
 	}
 }
 
-// An infinite search that ends early holds its bestmove until stop.
-func TestInfiniteHoldsBestmoveUntilStop(t *testing.T) {
-	f := &fakeEngine{} // returns at once, ignoring Infinite
-	h := fakeHarness(t, f)
-	h.send("position startpos", "go infinite")
-	expectLines(t, h, "info depth 1 seldepth 1 score cp 7 nodes 10 nps 1000 hashfull 0 time 1 pv d5")
-	time.Sleep(20 * time.Millisecond) // the fake has long returned
-	h.send("isready")
-	expectLines(t, h, "readyok")
-	h.send("stop")
-	expectLines(t, h, "bestmove d5")
-	// A second stop has nothing to answer.
-	h.send("stop", "isready")
-	expectLines(t, h, "readyok")
-	if rest, err := h.finish(); err != nil || len(rest) > 0 {
-		t.Fatalf("finish: %v %q", err, rest)
+// A search that ends early holds its bestmove until what ends the wait:
+// stop for an infinite search, ponderhit for a pondering one. The same
+// command again has nothing to answer.
+func TestEarlyEndHoldsBestmove(t *testing.T) {
+	for _, tc := range []struct{ goCmd, release string }{
+		{"go infinite", "stop"},
+		{"go ponder wtime 1000 btime 1000", "ponderhit"},
+	} {
+		t.Run(tc.release, func(t *testing.T) {
+			f := &fakeEngine{} // returns at once, ignoring Infinite and Ponder
+			h := fakeHarness(t, f)
+			h.send("position startpos", tc.goCmd)
+			expectLines(t, h, "info depth 1 seldepth 1 score cp 7 nodes 10 nps 1000 hashfull 0 time 1 pv d5")
+			time.Sleep(20 * time.Millisecond) // the fake has long returned
+			h.send("isready")
+			expectLines(t, h, "readyok")
+			h.send(tc.release)
+			expectLines(t, h, "bestmove d5")
+			h.send(tc.release, "isready")
+			expectLines(t, h, "readyok")
+			if rest, err := h.finish(); err != nil || len(rest) > 0 {
+				t.Fatalf("finish: %v %q", err, rest)
+			}
+		})
 	}
 }
 
@@ -83,22 +101,6 @@ func TestBareGoUsesMoveTime(t *testing.T) {
 			t.Errorf("after %q: limits %+v, want MoveTime %v", tc.setup, lim, tc.want)
 		}
 	}
-}
-
-// A pondering search that ends early holds its bestmove until ponderhit.
-func TestPonderHoldsUntilPonderHit(t *testing.T) {
-	f := &fakeEngine{}
-	h := fakeHarness(t, f)
-	h.send("go ponder wtime 1000 btime 1000")
-	expectLines(t, h, "info depth 1 seldepth 1 score cp 7 nodes 10 nps 1000 hashfull 0 time 1 pv d5")
-	time.Sleep(20 * time.Millisecond) // the fake has long returned
-	h.send("isready")
-	expectLines(t, h, "readyok")
-	h.send("ponderhit")
-	expectLines(t, h, "bestmove d5")
-	// ponderhit again: nothing to do.
-	h.send("ponderhit", "isready")
-	expectLines(t, h, "readyok")
 }
 
 // stop during pondering answers with the bestmove too.
@@ -166,10 +168,7 @@ func TestHardDeadline(t *testing.T) {
 // quit with a search that never stops still ends the session promptly, with
 // a bestmove.
 func TestQuitWithStuckSearch(t *testing.T) {
-	release := make(chan struct{})
-	defer close(release)
-	f := &fakeEngine{search: deafSearch(release)}
-	h := fakeHarness(t, f)
+	h, _ := deafHarness(t)
 	h.send("go infinite")
 	h.until("info")
 	start := time.Now()
@@ -224,10 +223,7 @@ func TestLoopAddsNoInfo(t *testing.T) {
 // A search that ignores Stop after overrunning its time is abandoned by the
 // watchdog with the last legal move it reported.
 func TestWatchdogAbandonsDeafSearch(t *testing.T) {
-	release := make(chan struct{})
-	defer close(release)
-	f := &fakeEngine{search: deafSearch(release)}
-	h := fakeHarness(t, f)
+	h, f := deafHarness(t)
 	start := time.Now()
 	h.send("go movetime 30")
 	got := h.until("bestmove")
@@ -443,19 +439,27 @@ func TestInfiniteInfoLinesAgree(t *testing.T) {
 // and well below the jobs' length.
 const deafBound = 20 * time.Second
 
-// go perft runs off the loop like a search: isready is answered while it
-// counts, and stop ends it with the counts it has finished, whose sum is the
-// total it prints.
-func TestPerftIsNeverDeaf(t *testing.T) {
+// readyDuring starts a session and the long job cmd in it, and checks that
+// isready is answered within deafBound while the job runs.
+func readyDuring(t *testing.T, cmd string) *harness {
+	t.Helper()
 	h := startHarness(t, testConfig())
-	h.send("go perft 9")
+	h.send(cmd)
 	time.Sleep(50 * time.Millisecond)
 	start := time.Now()
 	h.send("isready")
 	expectLines(t, h, "readyok")
 	if el := time.Since(start); el > deafBound {
-		t.Fatalf("readyok %v after isready during go perft", el)
+		t.Fatalf("readyok %v after isready during %s", el, cmd)
 	}
+	return h
+}
+
+// go perft runs off the loop like a search: isready is answered while it
+// counts, and stop ends it with the counts it has finished, whose sum is the
+// total it prints.
+func TestPerftIsNeverDeaf(t *testing.T) {
+	h := readyDuring(t, "go perft 9")
 	h.send("stop")
 	lines := h.until("Nodes searched: ")
 	var sum int64
@@ -484,15 +488,7 @@ func TestPerftIsNeverDeaf(t *testing.T) {
 // bench runs off the loop: isready is answered, stop ends it with a partial
 // summary, and quit during a bench ends the session promptly.
 func TestBenchIsNeverDeaf(t *testing.T) {
-	h := startHarness(t, testConfig())
-	h.send("bench 60")
-	time.Sleep(50 * time.Millisecond)
-	start := time.Now()
-	h.send("isready")
-	expectLines(t, h, "readyok")
-	if el := time.Since(start); el > deafBound {
-		t.Fatalf("readyok %v after isready during bench", el)
-	}
+	h := readyDuring(t, "bench 60")
 	h.send("stop")
 	lines := h.until("Nodes/second: ")
 	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "Bench stopped after ") }) {
@@ -500,7 +496,7 @@ func TestBenchIsNeverDeaf(t *testing.T) {
 	}
 	h.send("bench 60")
 	time.Sleep(50 * time.Millisecond)
-	start = time.Now()
+	start := time.Now()
 	h.send("quit")
 	if _, err := h.finish(); err != nil {
 		t.Fatal(err)

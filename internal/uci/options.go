@@ -113,6 +113,20 @@ func check(name string, def bool, apply func(s *session, v bool)) *option {
 		}}
 }
 
+// combo builds a combo option whose value parse reads (spaces trimmed off)
+// and apply stores.
+func combo[T any](name, def string, vars []string, parse func(string) (T, error), apply func(s *session, v T)) *option {
+	return &option{name: name, kind: kindCombo, def: def, vars: vars,
+		set: func(s *session, value string) error {
+			v, err := parse(strings.TrimSpace(value))
+			if err != nil {
+				return fmt.Errorf("option %s: %w", name, err)
+			}
+			apply(s, v)
+			return nil
+		}}
+}
+
 // engineOptions builds the engine options (everything but the rule
 // parameters) with the session's start-up values as defaults.
 func (s *session) engineOptions() []*option {
@@ -120,6 +134,14 @@ func (s *session) engineOptions() []*option {
 	setSearch := func(f func(o *search.Options)) {
 		f(&s.sopts)
 		s.engine.SetOptions(s.sopts)
+	}
+	// searchSpin and searchCheck build the options that set one field of
+	// the search options, the one field points to.
+	searchSpin := func(name string, lo, hi int, field func(o *search.Options) *int) *option {
+		return spin(name, *field(&d), lo, hi, func(_ *session, v int) { setSearch(func(o *search.Options) { *field(o) = v }) })
+	}
+	searchCheck := func(name string, field func(o *search.Options) *bool) *option {
+		return check(name, *field(&d), func(_ *session, v bool) { setSearch(func(o *search.Options) { *field(o) = v }) })
 	}
 	return []*option{
 		spin("Hash", s.hashMB, 1, s.cfg.MaxHashMB, func(s *session, v int) { s.startResize(v) }),
@@ -134,9 +156,7 @@ func (s *session) engineOptions() []*option {
 			return nil
 		}},
 		check("Ponder", false, func(s *session, v bool) { s.ponder = v }),
-		spin("MultiPV", d.MultiPV, 1, maxMultiPV, func(_ *session, v int) {
-			setSearch(func(o *search.Options) { o.MultiPV = v })
-		}),
+		searchSpin("MultiPV", 1, maxMultiPV, func(o *search.Options) *int { return &o.MultiPV }),
 		spin("Move Overhead", int(d.MoveOverhead/time.Millisecond), 0, maxMoveOverhead, func(_ *session, v int) {
 			setSearch(func(o *search.Options) { o.MoveOverhead = time.Duration(v) * time.Millisecond })
 		}),
@@ -146,56 +166,22 @@ func (s *session) engineOptions() []*option {
 		spin("MoveTimeMs", int(s.moveTime/time.Millisecond), 0, maxMoveTimeMs, func(s *session, v int) {
 			s.moveTime = time.Duration(v) * time.Millisecond
 		}),
-		spin("SkillLevel", d.SkillLevel, 0, search.MaxSkillLevel, func(_ *session, v int) {
-			setSearch(func(o *search.Options) { o.SkillLevel = v })
-		}),
-		check("UCI_LimitStrength", d.LimitStrength, func(_ *session, v bool) {
-			setSearch(func(o *search.Options) { o.LimitStrength = v })
-		}),
-		spin("UCI_Elo", d.Elo, search.MinElo, search.FullStrengthElo, func(_ *session, v int) {
-			setSearch(func(o *search.Options) { o.Elo = v })
-		}),
-		check("Shuffling", d.Shuffling, func(_ *session, v bool) {
-			setSearch(func(o *search.Options) { o.Shuffling = v })
-		}),
-		{name: "Algorithm", kind: kindCombo, def: d.Algorithm.String(),
-			vars: []string{search.MTDF.String(), search.AlphaBeta.String(), search.PVS.String()},
-			set: func(s *session, value string) error {
-				a, err := search.ParseAlgorithm(strings.ToLower(strings.TrimSpace(value)))
-				if err != nil {
-					return fmt.Errorf("option Algorithm: %w", err)
-				}
-				setSearch(func(o *search.Options) { o.Algorithm = a })
-				return nil
-			}},
-		spin("MaxQuiescenceDepth", d.MaxQuiescenceDepth, 0, search.MaxQuiescenceDepth, func(_ *session, v int) {
-			setSearch(func(o *search.Options) { o.MaxQuiescenceDepth = v })
-		}),
-		spin("Contempt", d.Contempt, -search.MaxContempt, search.MaxContempt, func(_ *session, v int) {
-			setSearch(func(o *search.Options) { o.Contempt = v })
-		}),
-		check("UCI_AnalyseMode", d.AnalyseMode, func(_ *session, v bool) {
-			setSearch(func(o *search.Options) { o.AnalyseMode = v })
-		}),
+		searchSpin("SkillLevel", 0, search.MaxSkillLevel, func(o *search.Options) *int { return &o.SkillLevel }),
+		searchCheck("UCI_LimitStrength", func(o *search.Options) *bool { return &o.LimitStrength }),
+		searchSpin("UCI_Elo", search.MinElo, search.FullStrengthElo, func(o *search.Options) *int { return &o.Elo }),
+		searchCheck("Shuffling", func(o *search.Options) *bool { return &o.Shuffling }),
+		combo("Algorithm", d.Algorithm.String(), []string{search.MTDF.String(), search.AlphaBeta.String(), search.PVS.String()},
+			func(v string) (search.Algorithm, error) { return search.ParseAlgorithm(strings.ToLower(v)) },
+			func(_ *session, a search.Algorithm) { setSearch(func(o *search.Options) { o.Algorithm = a }) }),
+		searchSpin("MaxQuiescenceDepth", 0, search.MaxQuiescenceDepth, func(o *search.Options) *int { return &o.MaxQuiescenceDepth }),
+		searchSpin("Contempt", -search.MaxContempt, search.MaxContempt, func(o *search.Options) *int { return &o.Contempt }),
+		searchCheck("UCI_AnalyseMode", func(o *search.Options) *bool { return &o.AnalyseMode }),
 		check("UCI_ShowWDL", false, func(s *session, v bool) { s.showWDL = v }),
-		check("TableWinningChances", d.TableWinningChances, func(_ *session, v bool) {
-			setSearch(func(o *search.Options) { o.TableWinningChances = v })
-		}),
-		{name: "WinningPolicy", kind: kindCombo, def: d.Policy.String(), vars: search.PolicyNames(),
-			set: func(s *session, value string) error {
-				p, err := search.ParsePolicy(strings.TrimSpace(value))
-				if err != nil {
-					return fmt.Errorf("option WinningPolicy: %w", err)
-				}
-				setSearch(func(o *search.Options) { o.Policy = p })
-				return nil
-			}},
-		spin("ModelDepth", d.ModelDepth, 1, search.MaxModelDepth, func(_ *session, v int) {
-			setSearch(func(o *search.Options) { o.ModelDepth = v })
-		}),
-		spin("ModelTemperature", d.ModelTemperature, 1, search.MaxModelTemperature, func(_ *session, v int) {
-			setSearch(func(o *search.Options) { o.ModelTemperature = v })
-		}),
+		searchCheck("TableWinningChances", func(o *search.Options) *bool { return &o.TableWinningChances }),
+		combo("WinningPolicy", d.Policy.String(), search.PolicyNames(), search.ParsePolicy,
+			func(_ *session, p search.Policy) { setSearch(func(o *search.Options) { o.Policy = p }) }),
+		searchSpin("ModelDepth", 1, search.MaxModelDepth, func(o *search.Options) *int { return &o.ModelDepth }),
+		searchSpin("ModelTemperature", 1, search.MaxModelTemperature, func(o *search.Options) *int { return &o.ModelTemperature }),
 		{name: "EGTBPath", kind: kindString, def: s.cfg.EGTBPath,
 			set: func(s *session, value string) error { return s.setTablesDir(value) }},
 		{name: "UsePerfectDatabase", kind: kindCheck, def: "false",
