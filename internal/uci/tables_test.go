@@ -24,6 +24,14 @@ import (
 // pieces (3v3, 3v4, 4v3).
 func smallTables(t *testing.T) string { return egtbtest.Small(t, 7) }
 
+// tablesHarness starts a session whose EGTBPath is smallTables' and sends it
+// the lines of setup.
+func tablesHarness(t *testing.T, setup ...string) *harness {
+	h := startHarness(t, testConfig())
+	h.send(append([]string{"setoption name EGTBPath value " + smallTables(t)}, setup...)...)
+	return h
+}
+
 // At a table position the engine says what the tables say (one line a GUI
 // can show per move), plays a move that keeps the value, and reports the
 // table's mate count and line.
@@ -155,9 +163,7 @@ func longestWin3v3(t *testing.T, tb *egtb.Tables) string {
 
 // A search that reaches table positions below the root counts its probes.
 func TestTableHitsInTheSearch(t *testing.T) {
-	dir := smallTables(t)
-	h := startHarness(t, testConfig())
-	h.send("setoption name EGTBPath value " + dir)
+	h := tablesHarness(t)
 	// 4 against 4 is not built; g4-g7 closes a mill, and the capture leads
 	// into 3v4 (Black to move).
 	h.send("position fen @@*@****/*****O**/O*O*@**O w m s 4 0 4 0 0 0 0 0 0 0 0 0 30", "go depth 3")
@@ -241,9 +247,7 @@ func boardFEN(white, black uint32) string {
 // UCI_ShowWDL: info lines carry "wdl W D L", exact where the tables know the
 // value, from the score's model elsewhere.
 func TestShowWDL(t *testing.T) {
-	dir := smallTables(t)
-	h := startHarness(t, testConfig())
-	h.send("setoption name EGTBPath value "+dir, "setoption name UCI_ShowWDL value true")
+	h := tablesHarness(t, "setoption name UCI_ShowWDL value true")
 	h.send("position fen ***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1", "go depth 3")
 	lines := h.until("bestmove")
 	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, " score mate 1 wdl 1000 0 0 nodes ") }) {
@@ -273,9 +277,7 @@ func TestShowWDL(t *testing.T) {
 // before it searches: it says so, keeps only the actions that keep the
 // proven value, and reports that value (a draw scores 0, exactly).
 func TestProofAtTheRoot(t *testing.T) {
-	dir := smallTables(t)
-	h := startHarness(t, testConfig())
-	h.send("setoption name EGTBPath value "+dir, "setoption name UCI_ShowWDL value true")
+	h := tablesHarness(t, "setoption name UCI_ShowWDL value true")
 	// The proof may take a third of the move's time: 3 s here, far more than
 	// it needs, so that a loaded machine cannot make it miss its budget.
 	h.send("position fen *O*****@/********/***O**** w p p 2 2 1 2 0 0 0 0 0 0 0 0 9", "go movetime 3000")
