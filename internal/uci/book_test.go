@@ -12,11 +12,17 @@ import (
 // testBook writes a two-position book: the start position and the one
 // after d6 (which stands for its images, such as the one after f4).
 func testBook(t *testing.T) string {
+	return writeBook(t,
+		"********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1\tdepth 12\td6 50 d5 42 e5 10",
+		"********/O*******/******** b p p 1 8 0 9 0 0 0 0 0 0 0 0 1\tdepth 11\td2 20")
+}
+
+// writeBook writes a book of Nine Men's Morris with the given lines into a
+// temporary file and returns its path.
+func writeBook(t *testing.T, lines ...string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "test.book")
-	text := "# millengine opening book\n# rules: nine-mens-morris\n# diff: (none)\n" +
-		"********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1\tdepth 12\td6 50 d5 42 e5 10\n" +
-		"********/O*******/******** b p p 1 8 0 9 0 0 0 0 0 0 0 0 1\tdepth 11\td2 20\n"
+	text := "# millengine opening book\n# rules: nine-mens-morris\n# diff: (none)\n" + strings.Join(lines, "\n") + "\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -174,13 +180,9 @@ func TestBuiltinBookInUseAtOnce(t *testing.T) {
 // keeps it, scored as the proven draw; where no book action keeps it, the
 // search chooses among those that do (its bestmove is one of them).
 func TestBookKeepsAProvenDraw(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "proven.book")
-	text := "# millengine opening book\n# rules: nine-mens-morris\n# diff: (none)\n" +
-		"********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1\tdepth 12\td6 50 d5 42\tproven draw keep d5 a7\n" +
-		"********/O*******/******** b p p 1 8 0 9 0 0 0 0 0 0 0 0 1\tdepth 11\td2 20\tproven draw keep g7\n"
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeBook(t,
+		"********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1\tdepth 12\td6 50 d5 42\tproven draw keep d5 a7",
+		"********/O*******/******** b p p 1 8 0 9 0 0 0 0 0 0 0 0 1\tdepth 11\td2 20\tproven draw keep g7")
 	h := startHarness(t, bookConfig(path))
 	h.send("setoption name BookVariety value 100", "position startpos", "go movetime 5000")
 	expectLines(t, h,

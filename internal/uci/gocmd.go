@@ -424,18 +424,26 @@ func (s *session) stopAndWait(wait time.Duration) {
 	if r == nil || !s.stopRun(r) {
 		return
 	}
+	if !s.handleEventsUntil(wait, func() bool { return s.run != r }) {
+		s.log.Error().Int("search", r.id).Dur("waited", wait).Msg("search did not stop; abandoning it")
+		s.emitBest(r, &search.Result{})
+	}
+}
+
+// handleEventsUntil handles the events of searches and jobs until done
+// reports true, or at most wait; it returns false if wait ran out first.
+func (s *session) handleEventsUntil(wait time.Duration, done func() bool) bool {
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
-	for s.run == r {
+	for !done() {
 		select {
 		case ev := <-s.events:
 			s.handleEvent(ev)
 		case <-deadline.C:
-			s.log.Error().Int("search", r.id).Dur("waited", wait).Msg("search did not stop; abandoning it")
-			s.emitBest(r, &search.Result{})
-			return
+			return false
 		}
 	}
+	return true
 }
 
 // finishSearch ends the session's search or job for quit, the end of input

@@ -62,17 +62,9 @@ func (s *session) stopJobAndWait(wait time.Duration) {
 		return
 	}
 	j.cancel()
-	deadline := time.NewTimer(wait)
-	defer deadline.Stop()
-	for s.job == j {
-		select {
-		case ev := <-s.events:
-			s.handleEvent(ev)
-		case <-deadline.C:
-			s.log.Error().Int("job", j.id).Str("name", j.name).Dur("waited", wait).Msg("job did not stop; abandoning it")
-			s.job = nil
-			return
-		}
+	if !s.handleEventsUntil(wait, func() bool { return s.job != j }) {
+		s.log.Error().Int("job", j.id).Str("name", j.name).Dur("waited", wait).Msg("job did not stop; abandoning it")
+		s.job = nil
 	}
 }
 
