@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/testkit"
@@ -32,42 +31,39 @@ func TestEvalCacheAgrees(t *testing.T) {
 		r := pr.Rules
 		c.Clear()
 		seen := map[[2]uint64]int{}
-		for g := 0; g < 8; g++ {
-			p := position.New(&r)
-			var earlier []evalSlot
-			for i := 0; i < 150 && !p.IsOver(); i++ {
-				want := EvaluateWith(&DefaultParams, &r, &p)
-				board, rest := signature(&p)
-				if v, dup := seen[[2]uint64{board, rest}]; dup {
-					repeats++
-					if v != want {
-						t.Fatalf("%s %s: scores %d, and %d for a position of the same signature", pr.Key, p.FEN(), want, v)
-					}
-				}
-				seen[[2]uint64{board, rest}] = want
-				s := &c.slots[p.Key()&cacheMask]
-				if len(earlier) > 0 {
-					*s = earlier[rng.IntN(len(earlier))]
-				}
-				if got := c.Evaluate(&DefaultParams, &r, &p); got != want {
-					t.Fatalf("%s %s: cached %d, evaluation %d", pr.Key, p.FEN(), got, want)
-				}
-				if s.board != board || s.rest&(1<<48-1) != rest {
-					t.Fatalf("%s %s: the slot holds %#x %#x, want %#x %#x", pr.Key, p.FEN(), s.board, s.rest, board, rest)
-				}
-				earlier = append(earlier, *s)
-				planted := *s
-				s.rest = s.rest&(1<<48-1) | uint64(uint16(12345))<<48
-				if got := c.Evaluate(&DefaultParams, &r, &p); got != 12345 {
-					t.Fatalf("%s %s: second look %d, want the planted 12345", pr.Key, p.FEN(), got)
-				}
-				hits++
-				*s = planted
-				n++
-				var ml movegen.MoveList
-				movegen.Generate(&r, &p, &ml)
-				p.Do(&r, ml.Moves[rng.IntN(ml.N)])
+		var earlier []evalSlot // the slots of the game's earlier positions
+		for ply, p := range testkit.RandomGames(&r, rng, 8, 150) {
+			if ply == 0 {
+				earlier = earlier[:0]
 			}
+			want := EvaluateWith(&DefaultParams, &r, &p)
+			board, rest := signature(&p)
+			if v, dup := seen[[2]uint64{board, rest}]; dup {
+				repeats++
+				if v != want {
+					t.Fatalf("%s %s: scores %d, and %d for a position of the same signature", pr.Key, p.FEN(), want, v)
+				}
+			}
+			seen[[2]uint64{board, rest}] = want
+			s := &c.slots[p.Key()&cacheMask]
+			if len(earlier) > 0 {
+				*s = earlier[rng.IntN(len(earlier))]
+			}
+			if got := c.Evaluate(&DefaultParams, &r, &p); got != want {
+				t.Fatalf("%s %s: cached %d, evaluation %d", pr.Key, p.FEN(), got, want)
+			}
+			if s.board != board || s.rest&(1<<48-1) != rest {
+				t.Fatalf("%s %s: the slot holds %#x %#x, want %#x %#x", pr.Key, p.FEN(), s.board, s.rest, board, rest)
+			}
+			earlier = append(earlier, *s)
+			planted := *s
+			s.rest = s.rest&(1<<48-1) | uint64(uint16(12345))<<48
+			if got := c.Evaluate(&DefaultParams, &r, &p); got != 12345 {
+				t.Fatalf("%s %s: second look %d, want the planted 12345", pr.Key, p.FEN(), got)
+			}
+			hits++
+			*s = planted
+			n++
 		}
 	}
 	if n < 3000 || repeats < 50 {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/testkit"
@@ -44,19 +43,13 @@ func TestColourSymmetry(t *testing.T) {
 		if r.MillFormationActionInPlacingPhase == rules.MillMarkAndDelay {
 			continue // marked points are colourless; the FEN swap still works but skip for clarity
 		}
-		for g := 0; g < 20; g++ {
-			p := position.New(&r)
-			for i := 0; i < 120 && !p.IsOver(); i++ {
-				q, err := position.ParseFEN(&r, mirrorFEN(p.FEN()))
-				if err == nil {
-					if a, b := Evaluate(&r, &p), Evaluate(&r, &q); a != b {
-						t.Fatalf("%s: %d for %s, %d for the mirror %s", pr.Key, a, p.FEN(), b, q.FEN())
-					}
-					n++
+		for _, p := range testkit.RandomGames(&r, rng, 20, 120) {
+			q, err := position.ParseFEN(&r, mirrorFEN(p.FEN()))
+			if err == nil {
+				if a, b := Evaluate(&r, &p), Evaluate(&r, &q); a != b {
+					t.Fatalf("%s: %d for %s, %d for the mirror %s", pr.Key, a, p.FEN(), b, q.FEN())
 				}
-				var ml movegen.MoveList
-				movegen.Generate(&r, &p, &ml)
-				p.Do(&r, ml.Moves[rng.IntN(ml.N)])
+				n++
 			}
 		}
 	}
@@ -210,28 +203,22 @@ func TestBlockadeFeaturesAgainstReference(t *testing.T) {
 	n := 0
 	for _, pr := range rules.Presets {
 		r := pr.Rules
-		for g := 0; g < 10; g++ {
-			p := position.New(&r)
-			for i := 0; i < 150 && !p.IsOver(); i++ {
-				var f [2]features
-				collectBoth(&r, &p, &f)
-				for c := position.Color(0); c < 2; c++ {
-					if p.CanFly(&r, c) {
-						if f[c][LastExit]|f[c][Private]|f[c][Cramped] != 0 {
-							t.Fatalf("%s %s: a flying side has blockade features %+v", pr.Key, p.FEN(), f[c])
-						}
-						continue
+		for _, p := range testkit.RandomGames(&r, rng, 10, 150) {
+			var f [2]features
+			collectBoth(&r, &p, &f)
+			for c := position.Color(0); c < 2; c++ {
+				if p.CanFly(&r, c) {
+					if f[c][LastExit]|f[c][Private]|f[c][Cramped] != 0 {
+						t.Fatalf("%s %s: a flying side has blockade features %+v", pr.Key, p.FEN(), f[c])
 					}
-					le, pv, ex := refBlockade(&r, &p, c)
-					if f[c][LastExit] != le || f[c][Private] != pv || f[c][Cramped] != cramp(ex+p.InHand(c)) {
-						t.Fatalf("%s %s colour %d: last exit %d private %d cramp %d, reference %d %d %d",
-							pr.Key, p.FEN(), c, f[c][LastExit], f[c][Private], f[c][Cramped], le, pv, cramp(ex+p.InHand(c)))
-					}
-					n++
+					continue
 				}
-				var ml movegen.MoveList
-				movegen.Generate(&r, &p, &ml)
-				p.Do(&r, ml.Moves[rng.IntN(ml.N)])
+				le, pv, ex := refBlockade(&r, &p, c)
+				if f[c][LastExit] != le || f[c][Private] != pv || f[c][Cramped] != cramp(ex+p.InHand(c)) {
+					t.Fatalf("%s %s colour %d: last exit %d private %d cramp %d, reference %d %d %d",
+						pr.Key, p.FEN(), c, f[c][LastExit], f[c][Private], f[c][Cramped], le, pv, cramp(ex+p.InHand(c)))
+				}
+				n++
 			}
 		}
 	}

@@ -23,8 +23,7 @@ func TestYieldsEveryMoveOnce(t *testing.T) {
 	var hist History
 	for _, pr := range rules.Presets {
 		r := pr.Rules
-		p := position.New(&r)
-		for i := 0; i < 150 && !p.IsOver(); i++ {
+		for _, p := range testkit.RandomGames(&r, rng, 1, 150) {
 			var ml movegen.MoveList
 			movegen.Generate(&r, &p, &ml)
 			tt := ml.Moves[rng.IntN(ml.N)]
@@ -52,7 +51,6 @@ func TestYieldsEveryMoveOnce(t *testing.T) {
 				}
 			}
 			hist.Update(p.SideToMove(), ml.Moves[0], 100)
-			p.Do(&r, ml.Moves[rng.IntN(ml.N)])
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -83,6 +84,26 @@ func RandomPlacing(tb testing.TB, r *rules.Rules, rng *rand.Rand, wOn, wHand, bO
 		}
 		fen := fmt.Sprintf("%s w p p %d %d %d %d 0 0 0 0 0 0 0 0 9", position.AppendBoard(nil, w, b, 0), wOn, wHand, bOn, bHand)
 		return Position(tb, r, fen)
+	}
+}
+
+// RandomGames yields the positions of games of random legal actions under
+// r from the start position, with their ply: games games, each ending at
+// the end of the game or after plies actions. The action played after a
+// position is drawn from rng once the loop's body has seen it.
+func RandomGames(r *rules.Rules, rng *rand.Rand, games, plies int) iter.Seq2[int, position.Position] {
+	return func(yield func(int, position.Position) bool) {
+		for range games {
+			p := position.New(r)
+			for ply := 0; ply < plies && !p.IsOver(); ply++ {
+				if !yield(ply, p) {
+					return
+				}
+				var ml movegen.MoveList
+				movegen.Generate(r, &p, &ml)
+				p.Do(r, ml.Moves[rng.IntN(ml.N)])
+			}
+		}
 	}
 }
 

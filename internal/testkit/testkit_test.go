@@ -2,10 +2,13 @@ package testkit
 
 import (
 	"io"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 )
 
@@ -22,6 +25,47 @@ func TestGame(t *testing.T) {
 	r := rules.Default()
 	if p := Position(t, &r, fen); p.FEN() != fen {
 		t.Fatalf("round trip %s, want %s", p.FEN(), fen)
+	}
+}
+
+// RandomGames starts each game at the start position with ply 0, plays one
+// legal action from each position to the next, ends a game at its end or
+// at plies, and stops when the loop breaks.
+func TestRandomGames(t *testing.T) {
+	r := rules.Default()
+	start := position.New(&r)
+	var prev position.Position
+	games, n := 0, 0
+	for ply, p := range RandomGames(&r, rand.New(rand.NewPCG(1, 2)), 30, 20) {
+		switch {
+		case ply == 0:
+			if p != start {
+				t.Fatalf("game %d starts at %s", games, p.FEN())
+			}
+			games++
+		case ply >= 20:
+			t.Fatalf("ply %d beyond the limit", ply)
+		default:
+			var ml movegen.MoveList
+			movegen.Generate(&r, &prev, &ml)
+			if !slices.ContainsFunc(ml.Slice(), func(m position.Move) bool { q := prev; q.Do(&r, m); return q == p }) {
+				t.Fatalf("ply %d: %s does not follow %s by a legal action", ply, p.FEN(), prev.FEN())
+			}
+		}
+		prev = p
+		n++
+	}
+	if games != 30 || n != 30*20 {
+		t.Fatalf("%d games, %d positions; want 30 and 600", games, n)
+	}
+	n = 0
+	for range RandomGames(&r, rand.New(rand.NewPCG(1, 2)), 30, 20) {
+		if n++; n == 5 {
+			break
+		}
+	}
+	if n != 5 {
+		t.Fatalf("%d positions after a break at the fifth", n)
 	}
 }
 
