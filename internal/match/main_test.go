@@ -1,8 +1,6 @@
 package match
 
 import (
-	"fmt"
-	"os"
 	"testing"
 
 	"github.com/millengine/millengine/internal/testkit"
@@ -12,10 +10,5 @@ import (
 var randomEngine string
 
 func TestMain(m *testing.M) {
-	var err error
-	if randomEngine, err = testkit.Build("./testdata/engines/randomengine", "test"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	testkit.Main(m)
+	testkit.MainBuilding(m, &randomEngine, "./testdata/engines/randomengine", "test")
 }

@@ -144,6 +144,18 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
+// MainBuilding is Main for tests that all need one command: it builds the
+// main package pkg with Build and sets *bin to its path before the tests
+// run. A build that fails ends the test binary with exit status 1.
+func MainBuilding(m *testing.M, bin *string, pkg, version string) {
+	var err error
+	if *bin, err = Build(pkg, version); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	Main(m)
+}
+
 // Build compiles the main package pkg (a path from the module root, such as
 // "./cmd/millengine") with main.version set to version and the extra go
 // build flags, once per test binary, and returns the executable's path.
