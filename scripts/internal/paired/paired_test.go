@@ -12,6 +12,14 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// Ratios gives the median and range of cur[i]/prev[i], pair by pair.
+func TestRatios(t *testing.T) {
+	got := Ratios([]float64{100, 200, 400}, []float64{90, 220, 300})
+	if want := "new/previous 0.900 [0.750..1.100]"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
 // Median takes the middle value, or the mean of the middle two, and leaves
 // its argument as it was.
 func TestMedian(t *testing.T) {
@@ -27,14 +35,6 @@ func TestMedian(t *testing.T) {
 		if m := Median(c.v); m != c.want || !slices.Equal(c.v, in) {
 			t.Errorf("median of %v = %v (argument now %v), want %v", in, m, c.v, c.want)
 		}
-	}
-}
-
-// Ratios gives the median and range of cur[i]/prev[i], pair by pair.
-func TestRatios(t *testing.T) {
-	got := Ratios([]float64{100, 200, 400}, []float64{90, 220, 300})
-	if want := "new/previous 0.900 [0.750..1.100]"; got != want {
-		t.Fatalf("%q, want %q", got, want)
 	}
 }
 
