@@ -51,10 +51,10 @@ func Check(b *Book, t *egtb.Tables, progress func(done, total int)) CheckReport 
 			return
 		}
 		rep.Compared++
-		value := solveValue(acts[0].Entry.Value)
+		value := solve.FromTable(acts[0].Entry.Value)
 		var keep []position.Move
 		for _, a := range acts {
-			if solveValue(a.Entry.Value) == value {
+			if solve.FromTable(a.Entry.Value) == value {
 				keep = append(keep, a.Move)
 			}
 		}
@@ -74,15 +74,4 @@ func Check(b *Book, t *egtb.Tables, progress func(done, total int)) CheckReport 
 		progress(total, total)
 	}
 	return rep
-}
-
-// solveValue is the result of a table value.
-func solveValue(v egtb.Value) solve.Value {
-	switch {
-	case v.IsWin():
-		return solve.Win
-	case v.IsLoss():
-		return solve.Loss
-	}
-	return solve.Draw
 }

@@ -482,6 +482,29 @@ func (w *worker) tick() {
 	s.mu.Unlock()
 }
 
+// terminal is the value of a finished game for its side to move.
+func terminal(p *position.Position) Value {
+	switch res, _ := p.Result(); res {
+	case position.Draw:
+		return Draw
+	case position.Winner(p.SideToMove()):
+		return Win
+	}
+	return Loss
+}
+
+// FromTable is the value of an endgame table's entry: its win, draw or loss,
+// without the distance.
+func FromTable(v egtb.Value) Value {
+	switch {
+	case v.IsWin():
+		return Win
+	case v.IsLoss():
+		return Loss
+	}
+	return Draw
+}
+
 // search returns the value of p for its side to move, within (alpha, beta)
 // fail-soft: a value ≤ alpha is an upper bound, ≥ beta a lower bound. An
 // interrupted search returns Draw and its caller's result is not used.
@@ -495,13 +518,7 @@ func (w *worker) search(p *position.Position, alpha, beta Value, depth int) Valu
 		return Draw
 	}
 	if p.IsOver() {
-		switch res, _ := p.Result(); res {
-		case position.Draw:
-			return Draw
-		case position.Winner(p.SideToMove()):
-			return Win
-		}
-		return Loss
+		return terminal(p)
 	}
 	if p.InHand(position.White) == 0 && p.InHand(position.Black) == 0 {
 		e, ok := s.tables.Lookup(&s.r, p)
@@ -510,13 +527,7 @@ func (w *worker) search(p *position.Position, alpha, beta Value, depth int) Valu
 			return Draw
 		}
 		w.leaves++
-		switch {
-		case e.Value.IsWin():
-			return Win
-		case e.Value.IsLoss():
-			return Loss
-		}
-		return Draw
+		return FromTable(e.Value)
 	}
 	k, sym := keyOf(p)
 	lo, hi, best := s.tt.get(k)

@@ -21,40 +21,79 @@ import (
 // pruning, the tables at the end of placing.
 func minimax(t *testing.T, r *rules.Rules, tb *egtb.Tables, p *position.Position) Value {
 	if p.IsOver() {
-		switch res, _ := p.Result(); res {
-		case position.Draw:
-			return Draw
-		case position.Winner(p.SideToMove()):
-			return Win
-		}
-		return Loss
+		return terminal(p)
 	}
 	if p.InHand(position.White) == 0 && p.InHand(position.Black) == 0 {
 		e, ok := tb.Lookup(r, p)
 		if !ok {
 			t.Fatalf("%s: not in the tables: %s", p.FEN(), tb.Why(r, p))
 		}
-		switch {
-		case e.Value.IsWin():
-			return Win
-		case e.Value.IsLoss():
-			return Loss
-		}
-		return Draw
+		return FromTable(e.Value)
 	}
 	var ml movegen.MoveList
 	movegen.Generate(r, p, &ml)
 	best := Loss - 1
 	for _, m := range ml.Slice() {
-		c := *p
-		c.Do(r, m)
-		v := minimax(t, r, tb, &c)
-		if c.SideToMove() != p.SideToMove() {
-			v = -v
-		}
-		best = max(best, v)
+		best = max(best, minimaxOf(t, r, tb, p, m))
 	}
 	return best
+}
+
+// minimaxOf is minimax's value of the action m of p for p's side to move.
+func minimaxOf(t *testing.T, r *rules.Rules, tb *egtb.Tables, p *position.Position, m position.Move) Value {
+	c := *p
+	c.Do(r, m)
+	v := minimax(t, r, tb, &c)
+	if c.SideToMove() != p.SideToMove() {
+		v = -v
+	}
+	return v
+}
+
+// latePlacings returns n random positions four placements from the end
+// (White one piece on the board and two in hand, Black two and two), or
+// short of them in a short run or under the race detector.
+func latePlacings(t *testing.T, r *rules.Rules, rng *rand.Rand, n, short int) []position.Position {
+	if testing.Short() || raceEnabled {
+		n = short
+	}
+	ps := make([]position.Position, n)
+	for i := range ps {
+		ps[i] = testkit.RandomPlacing(t, r, rng, 1, 2, 2, 2)
+	}
+	return ps
+}
+
+// FromTable keeps a table value's result and drops its distance; terminal
+// reads a finished game's result for its side to move.
+func TestFromTableAndTerminal(t *testing.T) {
+	for _, c := range []struct {
+		v    egtb.Value
+		want Value
+	}{{egtb.Win(1), Win}, {egtb.Win(40), Win}, {egtb.Loss(0), Loss}, {egtb.Loss(7), Loss}, {egtb.Draw, Draw}} {
+		if got := FromTable(c.v); got != c.want {
+			t.Errorf("FromTable(%v) = %v, want %v", c.v, got, c.want)
+		}
+	}
+	r := rules.Default()
+	for _, c := range []struct {
+		fen  string
+		want Value
+	}{
+		// White to move has two pieces left: Black has won.
+		{"OO@@@***/********/******** w m s 2 0 3 0 0 0 0 0 0 0 0 0 40", Loss},
+		{"OO@@@***/********/******** b m s 2 0 3 0 0 0 0 0 0 0 0 0 40", Win},
+		// The N-move rule's counter has run out.
+		{"OOO@@@**/********/******** w m s 3 0 3 0 0 0 0 0 0 0 0 100 40", Draw},
+	} {
+		p := testkit.Position(t, &r, c.fen)
+		if !p.IsOver() {
+			t.Fatalf("%s is not over", c.fen)
+		}
+		if got := terminal(&p); got != c.want {
+			t.Errorf("terminal(%s) = %v, want %v", c.fen, got, c.want)
+		}
+	}
 }
 
 // smallSolver returns a solver of the standard rules with the tables up to
@@ -76,15 +115,9 @@ func smallSolver(t testing.TB, o Options) (*Solver, *egtb.Tables) {
 func TestSolveMatchesMinimax(t *testing.T) {
 	r := rules.Default()
 	s, tb := smallSolver(t, Options{TableMB: 8, Threads: 2})
-	rng := rand.New(rand.NewPCG(1, 2))
-	n := 12
-	if testing.Short() || raceEnabled {
-		n = 3
-	}
 	seen := map[Value]int{}
 	var transposed uint64
-	for i := 0; i < n; i++ {
-		p := testkit.RandomPlacing(t, &r, rng, 1, 2, 2, 2)
+	for _, p := range latePlacings(t, &r, rand.New(rand.NewPCG(1, 2)), 12, 3) {
 		v, acts, err := s.Actions(context.Background(), &p)
 		if err != nil {
 			t.Fatal(err)
@@ -94,13 +127,7 @@ func TestSolveMatchesMinimax(t *testing.T) {
 			t.Fatalf("%s: proved %s, minimax %s", p.FEN(), v, want)
 		}
 		for _, a := range acts {
-			c := p
-			c.Do(&r, a.Move)
-			want := minimax(t, &r, tb, &c)
-			if c.SideToMove() != p.SideToMove() {
-				want = -want
-			}
-			if a.Value != want {
+			if want := minimaxOf(t, &r, tb, &p, a.Move); a.Value != want {
 				t.Fatalf("%s %s: proved %s, minimax %s", p.FEN(), a.Move, a.Value, want)
 			}
 			seen[a.Value]++
@@ -201,15 +228,9 @@ func TestSolveRefusesMissingSectors(t *testing.T) {
 func TestKeepingMatchesMinimax(t *testing.T) {
 	r := rules.Default()
 	s, tb := smallSolver(t, Options{TableMB: 8, Threads: 2})
-	rng := rand.New(rand.NewPCG(7, 8))
-	n := 10
-	if testing.Short() || raceEnabled {
-		n = 4
-	}
 	values := map[Value]int{}
 	var kept, given int
-	for range n {
-		p := testkit.RandomPlacing(t, &r, rng, 1, 2, 2, 2)
+	for _, p := range latePlacings(t, &r, rand.New(rand.NewPCG(7, 8)), 10, 4) {
 		v, keep, err := s.Keeping(context.Background(), &p)
 		if err != nil {
 			t.Fatal(err)
@@ -221,12 +242,7 @@ func TestKeepingMatchesMinimax(t *testing.T) {
 		var ml movegen.MoveList
 		movegen.Generate(&r, &p, &ml)
 		for _, m := range ml.Slice() {
-			c := p
-			c.Do(&r, m)
-			cv := minimax(t, &r, tb, &c)
-			if c.SideToMove() != p.SideToMove() {
-				cv = -cv
-			}
+			cv := minimaxOf(t, &r, tb, &p, m)
 			in := false
 			for _, k := range keep {
 				in = in || k == m
