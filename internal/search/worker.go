@@ -312,6 +312,24 @@ func (w *worker) evaluate(p *position.Position) int {
 	return w.evals.Evaluate(w.params, w.r, p)
 }
 
+// settled returns the value of the position at ply when it needs no search,
+// for search and qsearch alike: a finished game, a draw by the rules after a
+// slide, a position the tables hold.
+func (w *worker) settled(ply int) (int, bool) {
+	f := &w.stack[ply]
+	p := &f.pos
+	if p.IsOver() {
+		return terminal(p, ply, w.draw[p.SideToMove()]), true
+	}
+	if ply > 0 && f.move.Kind() == position.KindSlide && w.drawnByRule(ply) {
+		return w.draw[p.SideToMove()], true
+	}
+	if w.tables != nil {
+		return w.probeTables(p, ply)
+	}
+	return 0, false
+}
+
 // search is fail-soft negamax alpha-beta with PVS, for the position at ply.
 func (w *worker) search(ply, alpha, beta, depth int) int {
 	// Step 1. Initialise the node.
@@ -326,16 +344,8 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		w.stopped = true
 		return 0
 	}
-	if p.IsOver() {
-		return terminal(p, ply, w.draw[p.SideToMove()])
-	}
-	if ply > 0 && f.move.Kind() == position.KindSlide && w.drawnByRule(ply) {
-		return w.draw[p.SideToMove()]
-	}
-	if w.tables != nil {
-		if v, ok := w.probeTables(p, ply); ok {
-			return v
-		}
+	if v, ok := w.settled(ply); ok {
+		return v
 	}
 	if depth <= 0 {
 		return w.qsearch(ply, alpha, beta, 0)
@@ -531,16 +541,8 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 	p := &f.pos
 	w.pvLen[ply] = ply
 	w.selDepth = max(w.selDepth, ply)
-	if p.IsOver() {
-		return terminal(p, ply, w.draw[p.SideToMove()])
-	}
-	if ply > 0 && f.move.Kind() == position.KindSlide && w.drawnByRule(ply) {
-		return w.draw[p.SideToMove()]
-	}
-	if w.tables != nil {
-		if v, ok := w.probeTables(p, ply); ok {
-			return v
-		}
+	if v, ok := w.settled(ply); ok {
+		return v
 	}
 	if ply >= MaxPly || qd >= w.run.opts.MaxQuiescenceDepth {
 		return w.evaluate(p)
