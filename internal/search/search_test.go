@@ -227,33 +227,28 @@ func refDrawn(r *rules.Rules, p *position.Position, keys []uint32, since int) bo
 // TestDriversAgreeWithMinimax: in exact mode (no reductions, table cutoffs
 // only at equal depth) MTD(f), alpha-beta and PVS return the minimax value.
 func TestDriversAgreeWithMinimax(t *testing.T) {
-	positions := []struct {
-		variant, tokens string
-		depth           int
+	cases := []struct {
+		variant, fen, tokens string // the game: from fen ("" the start position), tokens played
+		depth                int
 	}{
-		{"nine-mens-morris", "", 3},
-		{"nine-mens-morris", "d6 d2 f4 b4", 3},
-		{"nine-mens-morris", "a7 b4 d7 f4", 3},
-		{"nine-mens-morris", "a7 b4 d7 f4 g7", 3},
-		{"nine-mens-morris", "g7 a7 a4 a1 d1 e4 b4 c4 b6 d5 b2 xc4 g1 c3 e5 c4 xd5 d6 d3", 3},
-		{"twelve-mens-morris", "d6 d2 f6 b2", 3},
-		{"morabaraba", "a7 b4 d7 f4 b6 d2", 3},
-		{"lasker-morris", "a7 b4 d7 f4", 3},
-	}
-	fens := []struct {
-		variant, fen string
-		depth        int
-	}{
-		{"nine-mens-morris", "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 0 10", 4},
-		{"nine-mens-morris", "*@***@**/***@****/O*****OO b m s 3 0 3 0 0 0 0 0 0 0 0 0 40", 3},
-		{"nine-mens-morris", "@*O@@OO*/O@@OO@*O/O***O@@@ b m r 9 0 9 0 0 1 0 0 0 0 0 4 11", 4},
+		{"nine-mens-morris", "", "", 3},
+		{"nine-mens-morris", "", "d6 d2 f4 b4", 3},
+		{"nine-mens-morris", "", "a7 b4 d7 f4", 3},
+		{"nine-mens-morris", "", "a7 b4 d7 f4 g7", 3},
+		{"nine-mens-morris", "", "g7 a7 a4 a1 d1 e4 b4 c4 b6 d5 b2 xc4 g1 c3 e5 c4 xd5 d6 d3", 3},
+		{"twelve-mens-morris", "", "d6 d2 f6 b2", 3},
+		{"morabaraba", "", "a7 b4 d7 f4 b6 d2", 3},
+		{"lasker-morris", "", "a7 b4 d7 f4", 3},
+		{"nine-mens-morris", "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 0 10", "", 4},
+		{"nine-mens-morris", "*@***@**/***@****/O*****OO b m s 3 0 3 0 0 0 0 0 0 0 0 0 40", "", 3},
+		{"nine-mens-morris", "@*O@@OO*/O@@OO@*O/O***O@@@ b m r 9 0 9 0 0 1 0 0 0 0 0 4 11", "", 4},
 		// The side not to move is cramped (two or three slides) and can be
 		// blocked: the extension and the quiescence moves onto a last exit
 		// decide the value.
-		{"nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 0 11", 3},
-		{"nine-mens-morris", "***OO**@/@*@*@*@O/OO@@O@OO b m s 8 0 8 0 0 0 0 0 0 0 0 19 20", 3},
-		{"nine-mens-morris", "@O@@OO*O/O@O**O@*/O@@**O@@ w m s 9 0 9 0 0 0 0 0 0 0 0 2 11", 3},
-		{"nine-mens-morris", "@@**O**@/*@@***@@/OOO@@OO* b m s 6 0 9 0 0 0 0 0 0 0 0 1 30", 2},
+		{"nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 0 11", "", 3},
+		{"nine-mens-morris", "***OO**@/@*@*@*@O/OO@@O@OO b m s 8 0 8 0 0 0 0 0 0 0 0 19 20", "", 3},
+		{"nine-mens-morris", "@O@@OO*O/O@O**O@*/O@@**O@@ w m s 9 0 9 0 0 0 0 0 0 0 0 2 11", "", 3},
+		{"nine-mens-morris", "@@**O**@/*@@***@@/OOO@@OO* b m s 6 0 9 0 0 0 0 0 0 0 0 1 30", "", 2},
 		// A few plies from the N-move rule, draws inside the horizon. By
 		// minimax at depth 3 with contempt 0, 40 and −40: every line
 		// draws (0, −40, 40); the root side keeps the game going at −28
@@ -261,22 +256,13 @@ func TestDriversAgreeWithMinimax(t *testing.T) {
 		// (0, −28, 40); the root side draws (40) where it would play on
 		// at 6 (6, 6, 40); the opponent avoids the draw the root side
 		// wants and concedes 26 instead of 40 (0, −40, 26).
-		{"nine-mens-morris", "@O@@OO*O/O@O**O@*/O@@**O@@ w m s 9 0 9 0 0 0 0 0 0 0 0 98 11", 3},
-		{"nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 97 11", 3},
-		{"nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 96 11", 3},
-		{"nine-mens-morris", "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 96 10", 3},
+		{"nine-mens-morris", "@O@@OO*O/O@O**O@*/O@@**O@@ w m s 9 0 9 0 0 0 0 0 0 0 0 98 11", "", 3},
+		{"nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 97 11", "", 3},
+		{"nine-mens-morris", "O****OO*/@@O@OO@@/@@@@**O* w m s 7 0 9 0 0 0 0 0 0 0 0 96 11", "", 3},
+		{"nine-mens-morris", "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 96 10", "", 3},
 	}
-	var games []*position.Game
-	var depths []int
-	for _, c := range positions {
-		games = append(games, testkit.Game(t, testkit.Rules(t, c.variant), "", c.tokens))
-		depths = append(depths, c.depth)
-	}
-	for _, c := range fens {
-		games = append(games, testkit.Game(t, testkit.Rules(t, c.variant), c.fen))
-		depths = append(depths, c.depth)
-	}
-	for i, g := range games {
+	for i, c := range cases {
+		g := testkit.Game(t, testkit.Rules(t, c.variant), c.fen, c.tokens)
 		// Without contempt and with one each way: the drivers score draws
 		// by the rules as the minimax does, −Contempt for the root's side.
 		for _, contempt := range []int{0, 40, -40} {
@@ -285,16 +271,16 @@ func TestDriversAgreeWithMinimax(t *testing.T) {
 			ref := refSearch{r: &g.Rules, maxQ: opts.MaxQuiescenceDepth}
 			ref.draw[g.Pos.SideToMove()], ref.draw[g.Pos.SideToMove().Opponent()] = -contempt, contempt
 			keys := append([]uint32(nil), g.RepetitionKeys()...)
-			want := ref.value(g.Pos, keys, 0, depths[i], 0, 0, false)
+			want := ref.value(g.Pos, keys, 0, c.depth, 0, 0, false)
 			for _, algo := range []Algorithm{MTDF, AlphaBeta, PVS} {
 				e := New(4)
 				e.testExact = true
 				o := opts
 				o.Algorithm = algo
 				e.SetOptions(o)
-				res := e.Search(g, Limits{Depth: depths[i]}, nil)
+				res := e.Search(g, Limits{Depth: c.depth}, nil)
 				if res.Score != want {
-					t.Errorf("position %d (%s) depth %d contempt %d: %v scores %d, minimax %d", i, g.Pos.FEN(), depths[i], contempt, algo, res.Score, want)
+					t.Errorf("position %d (%s) depth %d contempt %d: %v scores %d, minimax %d", i, g.Pos.FEN(), c.depth, contempt, algo, res.Score, want)
 				}
 			}
 		}
