@@ -126,14 +126,7 @@ func (s *refSearch) value(p position.Position, keys []uint32, since, depth, ply,
 	}
 	best := -ValueInfinite
 	for _, m := range ml.Slice() {
-		c := p
-		c.Do(s.r, m)
-		k, sn := keys, since
-		if m.Kind() == position.KindSlide {
-			k = append(keys[:len(keys):len(keys)], c.Key())
-		} else {
-			sn = len(keys)
-		}
+		c, k, sn := s.child(p, m, keys, since)
 		v := s.value(c, k, sn, depth-1, ply+1, ext, m.Kind() == position.KindSlide)
 		if c.SideToMove() != p.SideToMove() {
 			v = -v
@@ -143,6 +136,17 @@ func (s *refSearch) value(p position.Position, keys []uint32, since, depth, ply,
 		}
 	}
 	return best
+}
+
+// child plays m from p and returns the position with its line's repetition
+// keys and since: a slide adds the child's key, anything else starts a new
+// run at the end of keys.
+func (s *refSearch) child(p position.Position, m position.Move, keys []uint32, since int) (position.Position, []uint32, int) {
+	p.Do(s.r, m)
+	if m.Kind() == position.KindSlide {
+		return p, append(keys[:len(keys):len(keys)], p.Key()), since
+	}
+	return p, keys, len(keys)
 }
 
 func (s *refSearch) quiesce(p position.Position, keys []uint32, since, ply, qd int, slid bool) int {
@@ -192,14 +196,7 @@ func (s *refSearch) quiesce(p position.Position, keys []uint32, since, ply, qd i
 				continue
 			}
 		}
-		c := p
-		c.Do(s.r, m)
-		k, sn := keys, since
-		if m.Kind() == position.KindSlide {
-			k = append(keys[:len(keys):len(keys)], c.Key())
-		} else {
-			sn = len(keys)
-		}
+		c, k, sn := s.child(p, m, keys, since)
 		v := s.quiesce(c, k, sn, ply+1, qd+1, m.Kind() == position.KindSlide)
 		if c.SideToMove() != p.SideToMove() {
 			v = -v
