@@ -71,13 +71,7 @@ func TestDataRankRootAsTheTables(t *testing.T) {
 	tb := egtbtest.Open(t, 7)
 	roots := 0
 	for _, id := range []malom.SectorID{{W: 3, B: 4}, {W: 4, B: 3}} {
-		x, _ := malom.NewIndex(id.W, id.B)
-		for slot := 0; slot < x.Len(); slot += x.Len()/200 + 1 {
-			mover, other := x.Position(slot)
-			g := gameOf(t, mover, other)
-			if g.Pos.IsOver() {
-				continue
-			}
+		for g := range sampleRoots(t, id, 200) {
 			sameRanking(t, tb, db, g)
 			roots++
 		}

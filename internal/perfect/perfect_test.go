@@ -3,6 +3,7 @@ package perfect
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -117,11 +118,22 @@ func stdFromTables(t *testing.T) (*egtb.Tables, *DB, string) {
 	return tb, db, dir
 }
 
-// gameOf is the game at the position (mover, other) of the moving phase,
-// white to move.
-func gameOf(t *testing.T, mover, other bb.Bitboard) *position.Game {
-	t.Helper()
-	return testkit.Game(t, rules.Default(), malom.Difference{Mover: mover, Other: other}.FEN())
+// sampleRoots yields games at positions of the moving sector id, white to move:
+// about n of them, spread over its index, those where the game goes on.
+func sampleRoots(t *testing.T, id malom.SectorID, n int) iter.Seq[*position.Game] {
+	return func(yield func(*position.Game) bool) {
+		x, err := malom.NewIndex(id.W, id.B)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for slot := 0; slot < x.Len(); slot += x.Len()/n + 1 {
+			mover, other := x.Position(slot)
+			g := testkit.Game(t, rules.Default(), malom.Difference{Mover: mover, Other: other}.FEN())
+			if !g.Pos.IsOver() && !yield(g) {
+				return
+			}
+		}
+	}
 }
 
 // Malom's values, read through DB, rank a root as the tables' own do: the
@@ -137,16 +149,7 @@ func TestRankRootAsTheTables(t *testing.T) {
 	}
 	roots := 0
 	for _, id := range []malom.SectorID{{W: 3, B: 4}, {W: 4, B: 3}, {W: 3, B: 3}} {
-		x, err := malom.NewIndex(id.W, id.B)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for slot := 0; slot < x.Len(); slot += x.Len()/15 + 1 {
-			mover, other := x.Position(slot)
-			g := gameOf(t, mover, other)
-			if g.Pos.IsOver() {
-				continue
-			}
+		for g := range sampleRoots(t, id, 15) {
 			sameRanking(t, tb, db, g)
 			roots++
 			// Every mill-closing action: the position with the removal pending.
