@@ -23,6 +23,19 @@ const (
 	fenDoubleMill = "O*******/O**@*@**/*O*@*@*O w p p 4 8 4 8 0 0 0 0 0 0 0 0 5"
 )
 
+// placingPGN is a game of the placing phase with the seven tags, in the
+// form the writer gives.
+const placingPGN = `[Event "placing"]
+[Site "here"]
+[Date "2026.03.09"]
+[Round "1"]
+[White "w"]
+[Black "b"]
+[Result "*"]
+
+1. d6 f4 2. d5 b4 3. d7xb4 g7 *
+`
+
 // roundTripCases are hand-written records: the games they read as and the
 // text the writer gives for them.
 var roundTripCases = []struct {
@@ -33,32 +46,14 @@ var roundTripCases = []struct {
 }{
 	{
 		name: "placing with a mill",
-		in: `[Event "placing"]
-[Site "here"]
-[Date "2026.03.09"]
-[Round "1"]
-[White "w"]
-[Black "b"]
-[Result "*"]
-
-1. d6 f4 2. d5 b4 3. d7xb4 g7 *
-`,
+		in:   placingPGN,
 		want: []record.Game{{
 			Tags: []record.Tag{{"Event", "placing"}, {"Site", "here"}, {"Date", "2026.03.09"},
 				{"Round", "1"}, {"White", "w"}, {"Black", "b"}, {"Result", "*"}},
 			Line:   line(pl("d6"), pl("f4"), pl("d5"), pl("b4"), pl("d7", "b4"), pl("g7")),
 			Result: "*",
 		}},
-		out: `[Event "placing"]
-[Site "here"]
-[Date "2026.03.09"]
-[Round "1"]
-[White "w"]
-[Black "b"]
-[Result "*"]
-
-1. d6 f4 2. d5 b4 3. d7xb4 g7 *
-`,
+		out: placingPGN, // written as read
 	},
 	{
 		name: "flying with a removal",

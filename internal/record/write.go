@@ -82,10 +82,8 @@ func (l *Line) validate(ply, depth int) error {
 	if depth > maxDepth {
 		return fmt.Errorf("ply %d: variations nested deeper than %d levels", ply, maxDepth)
 	}
-	for _, c := range l.Comments {
-		if err := validateComment(c); err != nil {
-			return fmt.Errorf("ply %d: %w", ply, err)
-		}
+	if err := validateComments(l.Comments); err != nil {
+		return fmt.Errorf("ply %d: %w", ply, err)
 	}
 	for i := range l.Moves {
 		t := &l.Moves[i]
@@ -98,10 +96,8 @@ func (l *Line) validate(ply, depth int) error {
 				return fmt.Errorf("ply %d: bad NAG %d: want 0 to 255", p, n)
 			}
 		}
-		for _, c := range t.Comments {
-			if err := validateComment(c); err != nil {
-				return fmt.Errorf("ply %d: %w", p, err)
-			}
+		if err := validateComments(t.Comments); err != nil {
+			return fmt.Errorf("ply %d: %w", p, err)
 		}
 		for j := range t.Variations {
 			v := &t.Variations[j]
@@ -150,16 +146,18 @@ func (t *Turn) validate() error {
 	return nil
 }
 
-// validateComment rejects a comment that reading would not give back: one
-// that can be written neither as {…} (it has a '}') nor as ;… (it has a line
-// end), or one with surrounding white space or CR line ends, which reading
-// drops.
-func validateComment(c string) error {
-	if strings.IndexByte(c, '}') >= 0 && strings.IndexByte(c, '\n') >= 0 {
-		return fmt.Errorf("comment %q has both } and a line end", c)
-	}
-	if commentText(c) != c {
-		return fmt.Errorf("comment %q has surrounding white space or CR line ends", c)
+// validateComments rejects the first comment that reading would not give
+// back: one that can be written neither as {…} (it has a '}') nor as ;… (it
+// has a line end), or one with surrounding white space or CR line ends,
+// which reading drops.
+func validateComments(cs []string) error {
+	for _, c := range cs {
+		if strings.IndexByte(c, '}') >= 0 && strings.IndexByte(c, '\n') >= 0 {
+			return fmt.Errorf("comment %q has both } and a line end", c)
+		}
+		if commentText(c) != c {
+			return fmt.Errorf("comment %q has surrounding white space or CR line ends", c)
+		}
 	}
 	return nil
 }
