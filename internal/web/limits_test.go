@@ -60,10 +60,7 @@ func TestSetOptionPathRefused(t *testing.T) {
 // the error; one within it is passed on. Before, a tab could ask 65536 MB
 // of each of 16 engines.
 func TestHashCapped(t *testing.T) {
-	lim := DefaultLimits
-	lim.MaxHashMB = 64
-	_, hs := startServer(t, Config{Engine: []string{engineBin(t, "testengine")}, Limits: lim})
-	c := dial(t, hs)
+	_, _, c := testengineTab(t, Limits{MaxHashMB: 64})
 	c.engineStarted()
 	for _, tc := range []struct{ line, err string }{
 		{"setoption name Hash value 65536", "refused setoption Hash 65536: this server allows a tab at most 64 MB"},
@@ -117,10 +114,7 @@ func TestCheckSetOption(t *testing.T) {
 // a reason, its engine ends and its slot is free; a tab that keeps talking
 // stays. Before, a silent tab held its slot (and engine) forever.
 func TestIdleTabClosed(t *testing.T) {
-	lim := DefaultLimits
-	lim.IdleTimeout = 400 * time.Millisecond
-	srv, hs := startServer(t, Config{Engine: []string{engineBin(t, "testengine")}, Limits: lim})
-	c := dial(t, hs)
+	srv, _, c := testengineTab(t, Limits{IdleTimeout: 400 * time.Millisecond})
 	pid := c.engineStarted().PID
 	for range 5 { // 750 ms of talk, never 400 ms of silence
 		time.Sleep(150 * time.Millisecond)
@@ -188,8 +182,7 @@ func readDrops(t *testing.T, c *client, within time.Duration, rate string, done 
 // 1000 isready in a burst: every one is answered or counted as dropped, to
 // the line. Before, the notice said "1 dropped" and the rest went unsaid.
 func TestRateLimitCountsEveryDrop(t *testing.T) {
-	_, hs := startServer(t, Config{Engine: []string{engineBin(t, "testengine")}})
-	c := dial(t, hs)
+	_, _, c := testengineTab(t, Limits{})
 	c.engineStarted()
 	for range 1000 {
 		c.send("isready")

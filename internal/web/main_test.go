@@ -96,6 +96,14 @@ type client struct {
 	err  error
 }
 
+// testengineTab starts a server of the test engine under lim (its zero
+// fields take DefaultLimits') and opens a tab on it.
+func testengineTab(t testing.TB, lim Limits) (*Server, *httptest.Server, *client) {
+	t.Helper()
+	srv, hs := startServer(t, Config{Engine: []string{engineBin(t, "testengine")}, Limits: lim})
+	return srv, hs, dial(t, hs)
+}
+
 func dial(t testing.TB, hs *httptest.Server) *client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -325,8 +325,7 @@ func TestMalformedMessages(t *testing.T) {
 		processAlive(t, pid)
 	})
 	t.Run("testengine", func(t *testing.T) {
-		_, hs := startServer(t, Config{Engine: []string{engineBin(t, "testengine")}})
-		c := dial(t, hs)
+		_, _, c := testengineTab(t, Limits{})
 		c.engineStarted()
 		c.send("position startpos")
 		for i := range data {
@@ -362,10 +361,7 @@ func processAlive(t *testing.T, pid int) {
 // dropped message counted in the notices (a burst in one, then at most one
 // a second); once it slows down it is served again.
 func TestRateLimit(t *testing.T) {
-	lim := DefaultLimits
-	lim.Rate, lim.Burst = 10, 20
-	_, hs := startServer(t, Config{Engine: []string{engineBin(t, "testengine")}, Limits: lim})
-	c := dial(t, hs)
+	_, _, c := testengineTab(t, Limits{Rate: 10, Burst: 20})
 	c.engineStarted()
 	start := time.Now()
 	for range 100 {
@@ -388,10 +384,7 @@ func TestRateLimit(t *testing.T) {
 // A message over the WebSocket limit closes that connection (and ends its
 // engine); the server goes on serving.
 func TestOversizedMessageClosesConnection(t *testing.T) {
-	lim := DefaultLimits
-	lim.MaxMessageBytes = 64 << 10
-	srv, hs := startServer(t, Config{Engine: []string{engineBin(t, "testengine")}, Limits: lim})
-	c := dial(t, hs)
+	srv, hs, c := testengineTab(t, Limits{MaxMessageBytes: 64 << 10})
 	pid := c.engineStarted().PID
 	c.sendRaw(websocket.MessageText, bytes.Repeat([]byte("x"), 64<<10+1))
 	select {
@@ -414,10 +407,7 @@ func TestOversizedMessageClosesConnection(t *testing.T) {
 
 // Tabs beyond MaxSessions are refused before the upgrade.
 func TestMaxSessions(t *testing.T) {
-	lim := DefaultLimits
-	lim.MaxSessions = 1
-	_, hs := startServer(t, Config{Engine: []string{engineBin(t, "testengine")}, Limits: lim})
-	c := dial(t, hs)
+	_, hs, c := testengineTab(t, Limits{MaxSessions: 1})
 	c.engineStarted()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
