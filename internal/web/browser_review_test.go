@@ -39,6 +39,23 @@ func boardTab(t *testing.T, cfg Config, query string) (*Server, *tab) {
 	return srv, b
 }
 
+// engineTab is boardTab on millengine, its limit set to a search of depth
+// plies.
+func engineTab(t *testing.T, depth string) *tab {
+	t.Helper()
+	_, b := boardTab(t, Config{Engine: millengineCmd(t)}, "")
+	b.searchDepth(depth)
+	return b
+}
+
+// searchDepth sets the page's limit of the engine to a search of depth
+// plies.
+func (b *tab) searchDepth(depth string) {
+	b.t.Helper()
+	b.choose("limit", "depth")
+	b.choose("depth", depth)
+}
+
 // paste pastes a record into the page's import box and loads it.
 func (b *tab) paste(text string) {
 	b.t.Helper()
@@ -81,9 +98,7 @@ func (b *tab) key(k string) {
 // and the move list (one entry per turn, the current one marked), and opens
 // a PlayOK list and a FEN from files.
 func TestBrowserImport(t *testing.T) {
-	_, b := boardTab(t, Config{Engine: millengineCmd(t)}, "")
-	b.choose("limit", "depth")
-	b.choose("depth", "1")
+	b := engineTab(t, "1")
 	b.click("d6")
 	before := b.waitFor("the engine's answer", func(s snapshot) bool { return s.Settled && len(s.Moves) == 2 })
 
@@ -334,8 +349,7 @@ func TestBrowserExport(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	b.choose("limit", "depth")
-	b.choose("depth", "1")
+	b.searchDepth("1")
 	b.click("d6")
 	s := b.waitFor("the engine's answer", func(s snapshot) bool { return s.Settled && len(s.Moves) == 2 })
 	text := download()
@@ -399,8 +413,7 @@ func TestBrowserOptions(t *testing.T) {
 	if max := eval[string](b, `document.querySelector('[data-engine-option="Hash"]').max`); max != "64" {
 		t.Errorf("Hash input max %s, want the server's 64", max)
 	}
-	b.choose("limit", "depth")
-	b.choose("depth", "1")
+	b.searchDepth("1")
 	b.click("d6")
 	before := b.waitFor("a game in progress", func(s snapshot) bool { return s.Settled && len(s.Moves) == 2 })
 	b.js(`document.getElementById('engine-box').open = true`)

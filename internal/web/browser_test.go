@@ -581,10 +581,8 @@ func TestBrowserLoad(t *testing.T) {
 // position the page shows is checked against the rules package. The
 // latencies from a click to the engine's answer are logged.
 func TestBrowserGame(t *testing.T) {
-	_, b := boardTab(t, Config{Engine: millengineCmd(t)}, "")
+	b := engineTab(t, "2")
 	gm := newGame(t, rules.Default(), gameFEN)
-	b.choose("limit", "depth")
-	b.choose("depth", "2")
 	s := b.loadFEN(gameFEN)
 	var (
 		millsClosed, places, slides, flies, farFlies, removals, drags int
@@ -710,10 +708,8 @@ func logLatency(t *testing.T, b *tab) {
 // current one marked), exports it (its FEN, SetUp and moves, written by the
 // server) and flips the board round and back.
 func TestBrowserNavigation(t *testing.T) {
-	_, b := boardTab(t, Config{Engine: millengineCmd(t)}, "")
+	b := engineTab(t, "1")
 	gm := newGame(t, rules.Default(), gameFEN)
-	b.choose("limit", "depth")
-	b.choose("depth", "1")
 	s := b.loadFEN(gameFEN)
 	millsClosed := 0
 	for range 3 {
@@ -783,9 +779,7 @@ func TestBrowserNavigation(t *testing.T) {
 // custom rules; an out-of-range value refused by the page), then goes back
 // to Nine Men's Morris.
 func TestBrowserVariant(t *testing.T) {
-	_, b := boardTab(t, Config{Engine: millengineCmd(t)}, "")
-	b.choose("limit", "depth")
-	b.choose("depth", "1")
+	b := engineTab(t, "1")
 	b.choose("variant", "morabaraba")
 	s := b.waitFor("Morabaraba", func(s snapshot) bool { return s.Settled && s.Variant == "morabaraba" && len(s.Moves) == 0 })
 	if s.FEN != "********/********/******** w p p 0 12 0 12 0 0 0 0 0 0 0 0 1" || s.Hand["white"] != 12 || s.Hand["black"] != 12 {
@@ -830,9 +824,7 @@ func TestBrowserVariant(t *testing.T) {
 // game kept), then a position of the moving phase, plays in it and exports
 // the game with its FEN.
 func TestBrowserFEN(t *testing.T) {
-	_, b := boardTab(t, Config{Engine: millengineCmd(t)}, "")
-	b.choose("limit", "depth")
-	b.choose("depth", "1")
+	b := engineTab(t, "1")
 	b.click("d6")
 	before := b.waitFor("a game to keep", func(s snapshot) bool { return s.Settled && len(s.Moves) == 2 })
 	b.do(chromedp.SetValue(chromedp.CSS("#fen"), "O@O*****/nonsense w m s"))
@@ -867,9 +859,7 @@ func TestBrowserFEN(t *testing.T) {
 // again (the variant and the level chosen) and the game is the same and
 // goes on.
 func TestBrowserEngineCrash(t *testing.T) {
-	_, b := boardTab(t, Config{Engine: millengineCmd(t)}, "")
-	b.choose("limit", "depth")
-	b.choose("depth", "1")
+	b := engineTab(t, "1")
 	b.choose("level", "casual")
 	b.waitFor("the level", func(s snapshot) bool {
 		return s.Settled && strings.Contains(b.logTail(40), "> setoption name UCI_Elo value 1000")
@@ -932,9 +922,7 @@ func TestBrowserEngineCrash(t *testing.T) {
 // against engine (at the pace of a person, and stopped), and White on a
 // clock (White's runs while White thinks; the engine gets the clocks).
 func TestBrowserModes(t *testing.T) {
-	_, b := boardTab(t, Config{Engine: millengineCmd(t)}, "")
-	b.choose("limit", "depth")
-	b.choose("depth", "1")
+	b := engineTab(t, "1")
 	b.choose("mode", "hvh")
 	b.clickID("newgame")
 	b.waitFor("a new game", func(s snapshot) bool { return s.Settled && len(s.Moves) == 0 })
@@ -1118,9 +1106,7 @@ func TestBrowserAnalysis(t *testing.T) {
 // TestBrowserPhone shows the board on a phone's screen (390 px wide): it
 // fits, and a move by taps is played.
 func TestBrowserPhone(t *testing.T) {
-	_, b := boardTab(t, Config{Engine: millengineCmd(t)}, "")
-	b.choose("limit", "depth")
-	b.choose("depth", "1")
+	b := engineTab(t, "1")
 	s := b.loadFEN(movingFEN)
 	b.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
 	b.js(`window.scrollTo(0, 0)`)
