@@ -202,15 +202,7 @@ func TestTurns(t *testing.T) {
 // TestFromEngineSetup writes an engine game that starts with a removal.
 func TestFromEngineSetup(t *testing.T) {
 	r := rules.Default()
-	start := testkit.Position(t, &r, fenWhiteRemoves)
-	g := position.NewGame(r, start)
-	for _, tok := range []string{"xb4", "e5", "d6"} {
-		m, err := movegen.ParseLegal(&r, &g.Pos, tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Play(m)
-	}
+	g := testkit.Game(t, r, fenWhiteRemoves, "xb4", "e5", "d6")
 	rec, err := record.FromEngine(g)
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/millengine/millengine/internal/review"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // post sends body to the server and returns the answer's status, type and
@@ -351,15 +352,7 @@ func TestExport(t *testing.T) {
 // illegal returns the engine's error for a token after the moves before.
 func illegal(t *testing.T, tok string, before ...string) string {
 	t.Helper()
-	r := rules.Default()
-	g := position.NewGame(r, position.New(&r))
-	for _, b := range before {
-		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Play(m)
-	}
+	g := testkit.Game(t, rules.Default(), "", before...)
 	_, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
 	if err == nil {
 		t.Fatalf("%s is legal", tok)

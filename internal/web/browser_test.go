@@ -20,6 +20,7 @@ import (
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/record"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // The browser tests drive Debian's chromium, headless, through the DevTools
@@ -271,13 +272,7 @@ func newGame(t *testing.T, r rules.Rules, fen string) *game {
 func (gm *game) replay(tokens []string) *position.Game {
 	gm.t.Helper()
 	g := position.NewGame(gm.r, gm.start)
-	for i, tok := range tokens {
-		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
-		if err != nil {
-			gm.t.Fatalf("token %d %q of %q: %v", i, tok, tokens, err)
-		}
-		g.Play(m)
-	}
+	testkit.Play(gm.t, g, tokens...)
 	return g
 }
 

@@ -14,25 +14,15 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/millengine/millengine/internal/movegen"
-	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // fenAfter returns the FEN after tokens from the start of Nine Men's Morris,
 // computed by the rules package (not by the engine under test).
 func fenAfter(t *testing.T, tokens ...string) string {
 	t.Helper()
-	r := rules.Default()
-	g := position.NewGame(r, position.New(&r))
-	for _, tok := range tokens {
-		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
-		if err != nil {
-			t.Fatalf("%s: %v", tok, err)
-		}
-		g.Play(m)
-	}
-	return g.Pos.FEN()
+	return testkit.Game(t, rules.Default(), "", tokens...).Pos.FEN()
 }
 
 // get asks the server for url; header holds name, value pairs ("Host" sets
