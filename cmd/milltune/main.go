@@ -105,14 +105,31 @@ func parseFlags(fs *pflag.FlagSet, args []string, stdout, stderr io.Writer, usag
 		if errors.Is(err, pflag.ErrHelp) {
 			return 0, false
 		}
-		fmt.Fprintf(stderr, "milltune %s: %v (see milltune %s --help)\n", fs.Name(), err, fs.Name())
-		return cli.ExitUsage, false
+		return usageError(stderr, fs.Name(), err), false
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "milltune %s: unexpected argument %q (see milltune %s --help)\n", fs.Name(), fs.Arg(0), fs.Name())
-		return cli.ExitUsage, false
+		return usageError(stderr, fs.Name(), fmt.Errorf("unexpected argument %q", fs.Arg(0))), false
 	}
 	return cli.ExitOK, true
+}
+
+// usageError says what is wrong with the command line of cmd, with the
+// hint, and returns the exit code of a bad command line.
+func usageError(stderr io.Writer, cmd string, err error) int {
+	fmt.Fprintf(stderr, "milltune %s: %v (see milltune %s --help)\n", cmd, err, cmd)
+	return cli.ExitUsage
+}
+
+// finish prints a tuning command's result; when a signal stopped the
+// command it also says stopped (what the result covers) on stderr. It
+// returns the exit code.
+func finish(ctx context.Context, stdout, stderr io.Writer, result fmt.Stringer, stopped string) int {
+	fmt.Fprintln(stdout, result.String())
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, stopped)
+		return cli.StoppedCode(ctx)
+	}
+	return cli.ExitOK
 }
 
 // parse reads a command's flags (parseFlags) and checks the shared ones; it
@@ -167,8 +184,7 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return code
 	}
 	if err := cli.CheckRange("--games", games, 1, 1_000_000); err != nil {
-		fmt.Fprintf(stderr, "milltune screen: %v (see milltune screen --help)\n", err)
-		return cli.ExitUsage
+		return usageError(stderr, "screen", err)
 	}
 	cfgA, errA := tune.ParseConfig(specA)
 	cfgB, errB := tune.ParseConfig(specB)
@@ -177,12 +193,7 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return cli.ExitUsage
 	}
 	t := c.s.Screen(ctx, stderr, cfgA, cfgB, games)
-	fmt.Fprintln(stdout, t.String())
-	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "milltune screen: interrupted; the result covers the games played")
-		return cli.StoppedCode(ctx)
-	}
-	return 0
+	return finish(ctx, stdout, stderr, t, "milltune screen: interrupted; the result covers the games played")
 }
 
 func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -203,8 +214,7 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if err := cli.CheckRange("--pairs", iters, 1, 10_000_000); err != nil {
-		fmt.Fprintf(stderr, "milltune spsa: %v (see milltune spsa --help)\n", err)
-		return cli.ExitUsage
+		return usageError(stderr, "spsa", err)
 	}
 	base, err := tune.ParseConfig(start)
 	if err != nil {
@@ -217,12 +227,7 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cli.ExitUsage
 	}
 	c.s.Tune(ctx, stderr, sp, iters)
-	fmt.Fprintln(stdout, sp.String())
-	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "milltune spsa: interrupted; resume with --start and the weights above")
-		return cli.StoppedCode(ctx)
-	}
-	return 0
+	return finish(ctx, stdout, stderr, sp, "milltune spsa: interrupted; resume with --start and the weights above")
 }
 
 // runOpenings implements 'milltune openings': the positions that reach the
