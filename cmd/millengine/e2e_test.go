@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/testkit"
@@ -69,7 +68,7 @@ func TestEndToEndSelfPlay(t *testing.T) {
 	var moves []string
 	for ply := 0; !g.Pos.IsOver() && ply < 600; ply++ {
 		p.send(strings.TrimSpace("position startpos moves "+strings.Join(moves, " ")), "go depth 2")
-		moves = append(moves, playAnswer(t, g, ply, p.until("bestmove"), false))
+		moves = append(moves, testkit.PlayAnswer(t, g, p.until("bestmove"), false))
 	}
 	if !g.Pos.IsOver() {
 		t.Fatalf("no result after %d plies", len(moves))
@@ -121,7 +120,7 @@ func TestEndToEndThreads2(t *testing.T) {
 			p.send("stop")
 			lines = append(lines, p.until("bestmove")...)
 		}
-		moves = append(moves, playAnswer(t, g, ply, lines, true))
+		moves = append(moves, testkit.PlayAnswer(t, g, lines, true))
 	}
 	if !g.Pos.IsOver() {
 		t.Fatalf("no result after %d plies", len(moves))
@@ -145,41 +144,6 @@ func startGame(p proc) *position.Game {
 	r := rules.Default()
 	r.NMoveRule = 30
 	return position.NewGame(r, position.New(&r))
-}
-
-// playAnswer checks the engine's lines for one go: every info line's pv is
-// legal from the game's position, readyok is accepted only if allowed, and
-// nothing else appears but one bestmove, which is legal and is played in g.
-// It returns the bestmove token.
-func playAnswer(t *testing.T, g *position.Game, ply int, lines []string, readyok bool) string {
-	t.Helper()
-	var best string
-	for _, l := range lines {
-		switch {
-		case strings.HasPrefix(l, "info "):
-			if i := strings.Index(l, " pv "); i >= 0 {
-				q := g.Pos
-				for _, tok := range strings.Fields(l[i+4:]) {
-					m, err := movegen.ParseLegal(&g.Rules, &q, tok)
-					if err != nil {
-						t.Fatalf("ply %d: pv %q: %v", ply, l, err)
-					}
-					q.Do(&g.Rules, m)
-				}
-			}
-		case isBestmove(l) && best == "":
-			best = strings.Fields(l)[1]
-		case readyok && l == "readyok":
-		default:
-			t.Fatalf("ply %d: unexpected line %q", ply, l)
-		}
-	}
-	m, err := movegen.ParseLegal(&g.Rules, &g.Pos, best)
-	if err != nil {
-		t.Fatalf("ply %d: bestmove %q: %v", ply, best, err)
-	}
-	g.Play(m)
-	return best
 }
 
 func isBestmove(l string) bool { return strings.HasPrefix(l, "bestmove ") }

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -118,6 +119,43 @@ func Play(tb testing.TB, g *position.Game, moves ...string) {
 		}
 		g.Play(m)
 	}
+}
+
+// PlayAnswer checks an engine's lines for one go in the game g and plays
+// its move: every info line's pv is legal from g's position, readyok comes
+// only where allowed, and there is nothing else but one bestmove, which is
+// legal and is played on g. It returns the bestmove's token.
+func PlayAnswer(tb testing.TB, g *position.Game, lines []string, readyok bool) string {
+	tb.Helper()
+	ply := len(g.Moves)
+	var best string
+	for _, l := range lines {
+		f := strings.Fields(l)
+		switch {
+		case len(f) > 0 && f[0] == "info":
+			if i := slices.Index(f, "pv"); i >= 0 {
+				q := g.Pos
+				for _, tok := range f[i+1:] {
+					m, err := movegen.ParseLegal(&g.Rules, &q, tok)
+					if err != nil {
+						tb.Fatalf("ply %d: pv %q: %v", ply, l, err)
+					}
+					q.Do(&g.Rules, m)
+				}
+			}
+		case len(f) >= 2 && f[0] == "bestmove" && best == "":
+			best = f[1]
+		case readyok && l == "readyok":
+		default:
+			tb.Fatalf("ply %d: unexpected line %q", ply, l)
+		}
+	}
+	m, err := movegen.ParseLegal(&g.Rules, &g.Pos, best)
+	if err != nil {
+		tb.Fatalf("ply %d: bestmove %q in %s: %v", ply, best, g.Pos.FEN(), err)
+	}
+	g.Play(m)
+	return best
 }
 
 // The commands a test binary has built, in one directory that Main removes.

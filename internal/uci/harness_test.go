@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/millengine/millengine/internal/movegen"
-	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/testkit"
 )
 
@@ -87,21 +85,4 @@ func bestMoveOf(t testing.TB, line string) string {
 		t.Fatalf("not a bestmove line: %q", line)
 	}
 	return f[1]
-}
-
-// checkPV checks that the pv of an info line is a legal line from g.
-func checkPV(t testing.TB, g *position.Game, line string) {
-	t.Helper()
-	i := strings.Index(line, " pv ")
-	if i < 0 {
-		return
-	}
-	p := g.Pos
-	for _, tok := range strings.Fields(line[i+4:]) {
-		m, err := movegen.ParseLegal(&g.Rules, &p, tok)
-		if err != nil {
-			t.Fatalf("info pv not legal at %s: %v\n%s", tok, err, line)
-		}
-		p.Do(&g.Rules, m)
-	}
 }

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // maxSelfPlayPlies bounds a self-play game; with NMoveRule 30 a game ends
@@ -58,23 +58,7 @@ func selfPlay(t *testing.T, h *harness, interrupts bool) *position.Game {
 		if mode == "isready" && !slices.Contains(lines, "readyok") {
 			lines = append(lines, h.until("readyok")...)
 		}
-		var best string
-		for _, l := range lines {
-			switch {
-			case strings.HasPrefix(l, "info"):
-				checkPV(t, g, l)
-			case strings.HasPrefix(l, "bestmove"):
-				best = bestMoveOf(t, l)
-			case l != "readyok":
-				t.Fatalf("ply %d: unexpected line %q", ply, l)
-			}
-		}
-		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, best)
-		if err != nil {
-			t.Fatalf("ply %d after %q: bestmove %s: %v", ply, moves, best, err)
-		}
-		g.Play(m)
-		moves = append(moves, best)
+		moves = append(moves, testkit.PlayAnswer(t, g, lines, true))
 	}
 	if !g.Pos.IsOver() {
 		t.Fatalf("game not over after %d plies: %s", len(moves), g.Pos.FEN())
