@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 func TestServeCommandLine(t *testing.T) {
@@ -49,45 +50,36 @@ func TestServeCommandLine(t *testing.T) {
 	}
 }
 
-// The real binary serves the page on a free localhost port, says where on
-// stderr (stdout stays empty), runs itself as the engine of a tab, and on
-// SIGINT stops with every engine.
-func TestServeEndToEnd(t *testing.T) {
-	cmd := exec.Command(binary(t), "serve", "--addr", "127.0.0.1:0")
+// startServe starts millengine serve on addr, its stdout written to
+// stdout, and reads its start-up lines on stderr up to the one that gives
+// the page's URL: it returns the process, those lines, the URL and the
+// rest of stderr. The process is killed at the end of the test.
+func startServe(t *testing.T, addr string, stdout io.Writer) (*exec.Cmd, []string, string, *testkit.Lines) {
+	t.Helper()
+	cmd := exec.Command(binary(t), "serve", "--addr", addr)
+	cmd.Stdout = stdout
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stdout strings.Builder
-	cmd.Stdout = &stdout
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	lines := make(chan string, 100)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	var head []string
-	var url string
-	for url == "" {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatalf("serve ended: %q", head)
-			}
-			head = append(head, l)
-			if u, ok := strings.CutPrefix(l, "millengine serve: open "); ok {
-				url = u
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("no URL on stderr: %q", head)
-		}
-	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	lines := testkit.NewLines(t, stderr)
+	head := lines.Until("millengine serve: open ")
+	return cmd, head, strings.TrimPrefix(head[len(head)-1], "millengine serve: open "), lines
+}
+
+// The real binary serves the page on a free localhost port, says where on
+// stderr (stdout stays empty), runs itself as the engine of a tab, and on
+// SIGINT stops with every engine.
+func TestServeEndToEnd(t *testing.T) {
+	var stdout strings.Builder
+	cmd, head, url, stderr := startServe(t, "127.0.0.1:0", &stdout)
 	if len(head) != 3 || !regexp.MustCompile(`^millengine serve: listening on 127\.0\.0\.1:\d+ \(this machine only\)$`).MatchString(head[0]) ||
 		!regexp.MustCompile(`^millengine serve: engine: /\S+/millengine --hash 16 --threads 1 --variant nine-mens-morris --egtb-path \S* --book \S+ --log-level warn uci$`).MatchString(head[1]) ||
 		!regexp.MustCompile(`^http://127\.0\.0\.1:\d+/$`).MatchString(url) {
@@ -136,21 +128,10 @@ func TestServeEndToEnd(t *testing.T) {
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() {
-		for l := range lines {
-			head = append(head, l)
-		}
-		done <- cmd.Wait()
-	}()
-	select {
-	case err := <-done:
-		// Stopped by a signal, like every command: 128 + SIGINT.
-		if code := exitCode(t, err); code != 130 {
-			t.Fatalf("serve exited with %v; stderr %q", err, head)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop on SIGINT")
+	head = append(head, stderr.Rest()...) // to its end: serve has stopped
+	// Stopped by a signal, like every command: 128 + SIGINT.
+	if err := cmd.Wait(); exitCode(t, err) != 130 {
+		t.Fatalf("serve exited with %v; stderr %q", err, head)
 	}
 	if head[len(head)-1] != "millengine serve: stopped" || stdout.String() != "" {
 		t.Fatalf("stderr %q, stdout %q", head, stdout.String())
@@ -164,28 +145,7 @@ func TestServeEndToEnd(t *testing.T) {
 // the server answers only requests that carry it (the page's static files
 // excepted).
 func TestServeToken(t *testing.T) {
-	cmd := exec.Command(binary(t), "serve", "--addr", "0.0.0.0:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	})
-	sc := bufio.NewScanner(stderr)
-	var head []string
-	url := ""
-	for url == "" && sc.Scan() {
-		head = append(head, sc.Text())
-		if u, ok := strings.CutPrefix(sc.Text(), "millengine serve: open "); ok {
-			url = u
-		}
-	}
-	go io.Copy(io.Discard, stderr)
+	_, head, url, _ := startServe(t, "0.0.0.0:0", nil)
 	m := regexp.MustCompile(`^http://localhost:(\d+)/\?token=([0-9a-f]{32})$`).FindStringSubmatch(url)
 	if m == nil || !strings.HasSuffix(head[0], "(reachable from other machines)") {
 		t.Fatalf("start-up lines %q", head)
