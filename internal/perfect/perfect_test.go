@@ -254,35 +254,6 @@ func TestLookupAllocs(t *testing.T) {
 	}
 }
 
-// moraValues is a synthetic Morabaraba database of the first two plies:
-// the start is won in 11 plies; after the first placement the opponent
-// loses in 10 plies where it went on a midpoint of the middle ring (b4, d2,
-// d6, f4), wins in 19 where it went on a corner of the outer or the inner
-// ring, and draws elsewhere (values the symmetries keep, as Malom's are).
-func moraValues(t *testing.T, dir string, files ...malom.SectorID) {
-	t.Helper()
-	values := map[malom.SectorID]int16{moraStart: 686, moraOne: -101, {W: 1, B: 1, WF: 11, BF: 11}: 33}
-	middle := bb.Bitboard(0)
-	corners := bb.Bitboard(0)
-	for _, s := range []string{"b4", "d2", "d6", "f4"} {
-		middle |= bb.Bit(square(t, s))
-	}
-	for _, s := range []string{"a1", "a7", "g1", "g7", "c3", "c5", "e3", "e5"} {
-		corners |= bb.Bit(square(t, s))
-	}
-	perfecttest.Write(t, dir, malom.Morabaraba, values, files, func(id malom.SectorID, mover, other bb.Bitboard) perfecttest.Result {
-		switch {
-		case id.B == 0:
-			return perfecttest.Win(11)
-		case id.W == 0 && other&middle != 0:
-			return perfecttest.Loss(10)
-		case id.W == 0 && other&corners != 0:
-			return perfecttest.Win(19)
-		}
-		return perfecttest.Draw
-	})
-}
-
 func square(t *testing.T, s string) bb.Square {
 	t.Helper()
 	m, err := position.ParseMove(s)
@@ -292,16 +263,11 @@ func square(t *testing.T, s string) bb.Square {
 	return m.To()
 }
 
-var (
-	moraStart = malom.SectorID{W: 0, B: 0, WF: 12, BF: 12}
-	moraOne   = malom.SectorID{W: 0, B: 1, WF: 12, BF: 11}
-)
-
 // A placing root of Morabaraba: the actions valued by Malom, with their
 // keys; the wins first (the shortest way), then the draws, the losses.
 func TestMoraPlacingRoot(t *testing.T) {
 	dir := t.TempDir()
-	moraValues(t, dir, moraStart, moraOne)
+	perfecttest.Morabaraba(t, dir)
 	r := testkit.Rules(t, "twelve-mens-morris")
 	db, err := Open(dir, &r)
 	if err != nil {
@@ -335,7 +301,7 @@ func TestMoraPlacingRoot(t *testing.T) {
 	}
 	// The keys of the position each action leads to, as the file holds them.
 	k := acts[0].Keys
-	if wantK := (Keys{Sector: moraOne, SectorValue: -101, Eval: malom.Eval{Raw: malom.Raw{Key1: -704 + 101, Key2: 10}, Abs: -704, WDL: malom.Loss, Slot: k.Eval.Slot},
+	if wantK := (Keys{Sector: perfecttest.MoraOne, SectorValue: -101, Eval: malom.Eval{Raw: malom.Raw{Key1: -704 + 101, Key2: 10}, Abs: -704, WDL: malom.Loss, Slot: k.Eval.Slot},
 		Removal: position.NoMove}); !acts[0].HasKeys || k != wantK {
 		t.Fatalf("keys of b4: %+v, want %+v", k, wantK)
 	}
@@ -367,15 +333,8 @@ func TestMoraPlacingRoot(t *testing.T) {
 // positions are unknown; the other sectors are used.
 func TestDamagedSector(t *testing.T) {
 	dir := t.TempDir()
-	moraValues(t, dir, moraStart, moraOne)
-	path := filepath.Join(dir, "mora_0_1_12_11.sec2")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data[:len(data)-2], 0o644); err != nil {
-		t.Fatal(err)
-	}
+	perfecttest.Morabaraba(t, dir)
+	path := perfecttest.DamageSector(t, dir, malom.Morabaraba, perfecttest.MoraOne)
 	r := testkit.Rules(t, "twelve-mens-morris")
 	db, err := Open(dir, &r)
 	if err != nil {
@@ -394,8 +353,8 @@ func TestDamagedSector(t *testing.T) {
 		t.Fatalf("Damaged %v, want %q", d, want)
 	}
 	db.RankRoot(g)
-	if d := db.Damaged(); len(d) != 1 || db.Has(moraOne) || !db.Has(moraStart) {
-		t.Fatalf("after a second ranking: Damaged %v, Has %t %t", d, db.Has(moraOne), db.Has(moraStart))
+	if d := db.Damaged(); len(d) != 1 || db.Has(perfecttest.MoraOne) || !db.Has(perfecttest.MoraStart) {
+		t.Fatalf("after a second ranking: Damaged %v, Has %t %t", d, db.Has(perfecttest.MoraOne), db.Has(perfecttest.MoraStart))
 	}
 }
 

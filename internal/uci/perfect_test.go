@@ -8,49 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/malom"
 	"github.com/millengine/millengine/internal/perfect/perfecttest"
-	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 )
-
-// moraDB writes a synthetic Morabaraba database of the first two plies in
-// a temporary folder: the start is won in 11 plies (6 turns); after the
-// first placement the opponent loses in 10 plies where the piece went on a
-// midpoint of the middle ring (b4 d2 d6 f4), wins in 19 where it went on a
-// corner of the outer or inner ring, and draws elsewhere.
-func moraDB(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	points := func(toks ...string) bb.Bitboard {
-		var b bb.Bitboard
-		for _, tok := range toks {
-			m, err := position.ParseMove(tok)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b |= bb.Bit(m.To())
-		}
-		return b
-	}
-	middle, corners := points("b4", "d2", "d6", "f4"), points("a1", "a7", "g1", "g7", "c3", "c5", "e3", "e5")
-	ids := []malom.SectorID{{W: 0, B: 0, WF: 12, BF: 12}, {W: 0, B: 1, WF: 12, BF: 11}}
-	perfecttest.Write(t, dir, malom.Morabaraba, map[malom.SectorID]int16{ids[0]: 686, ids[1]: -101, {W: 1, B: 1, WF: 11, BF: 11}: 33}, ids,
-		func(id malom.SectorID, _, other bb.Bitboard) perfecttest.Result {
-			switch {
-			case id.B == 0:
-				return perfecttest.Win(11)
-			case other&middle != 0:
-				return perfecttest.Loss(10)
-			case other&corners != 0:
-				return perfecttest.Win(19)
-			}
-			return perfecttest.Draw
-		})
-	return dir
-}
 
 // moraLine is the egtb line of the synthetic database's start.
 const moraLine = "info string egtb win 6 moves b4 win 6 d2 win 6 d6 win 6 f4 win 6 a4 draw b2 draw b6 draw c4 draw d1 draw d3 draw d5 draw d7 draw e4 draw f2 draw f6 draw g4 draw " +
@@ -62,7 +24,8 @@ const moraLine = "info string egtb win 6 moves b4 win 6 d2 win 6 d6 win 6 f4 win
 // says what it found once, ranks the root by the tables' policy from
 // Malom's values and answers at once with a move that keeps the win.
 func TestPerfectDatabaseOptions(t *testing.T) {
-	dir := moraDB(t)
+	dir := t.TempDir()
+	perfecttest.Morabaraba(t, dir)
 	h := startHarness(t, testConfig())
 	h.send("setoption name Variant value morabaraba", "setoption name UsePerfectDatabase value true",
 		"setoption name PerfectDatabasePath value "+dir, "position startpos", "go depth 1")
@@ -102,15 +65,9 @@ func TestPerfectDatabaseOptions(t *testing.T) {
 // file; a damaged sector file is said with its name when first read, and
 // the root is searched.
 func TestPerfectDatabaseNotUsed(t *testing.T) {
-	dir := moraDB(t)
-	damaged := filepath.Join(dir, "mora_0_1_12_11.sec2")
-	data, err := os.ReadFile(damaged)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(damaged, data[:len(data)-2], 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := t.TempDir()
+	perfecttest.Morabaraba(t, dir)
+	damaged := perfecttest.DamageSector(t, dir, malom.Morabaraba, perfecttest.MoraOne)
 	missing := filepath.Join(t.TempDir(), "none")
 	badSecval := t.TempDir()
 	if err := os.WriteFile(filepath.Join(badSecval, "std.secval"), []byte("virt_loss_val: -299\nvirt_win_val: 299\nthree\n"), 0o644); err != nil {

@@ -15,6 +15,7 @@ import (
 	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/malom"
+	"github.com/millengine/millengine/internal/position"
 )
 
 // Result is a synthetic value: a win or a loss for the side to move in
@@ -135,4 +136,60 @@ func FromTables(tb testing.TB, dir string, t *egtb.Tables, ids ...malom.SectorID
 		}
 		return Draw
 	})
+}
+
+// The sectors of Morabaraba's first two plies: the start, and after the
+// first placement.
+var (
+	MoraStart = malom.SectorID{W: 0, B: 0, WF: 12, BF: 12}
+	MoraOne   = malom.SectorID{W: 0, B: 1, WF: 12, BF: 11}
+)
+
+// Morabaraba writes in dir a synthetic Morabaraba database of the first two
+// plies (the files of MoraStart and MoraOne): the start is won in 11
+// plies; after the first placement the opponent loses in 10 plies where it
+// went on a midpoint of the middle ring (b4, d2, d6, f4), wins in 19 where
+// it went on a corner of the outer or the inner ring, and draws elsewhere
+// (values the symmetries keep, as Malom's are).
+func Morabaraba(tb testing.TB, dir string) {
+	tb.Helper()
+	points := func(labels ...string) bb.Bitboard {
+		var b bb.Bitboard
+		for _, l := range labels {
+			m, err := position.ParseMove(l)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			b |= bb.Bit(m.To())
+		}
+		return b
+	}
+	middle, corners := points("b4", "d2", "d6", "f4"), points("a1", "a7", "g1", "g7", "c3", "c5", "e3", "e5")
+	values := map[malom.SectorID]int16{MoraStart: 686, MoraOne: -101, {W: 1, B: 1, WF: 11, BF: 11}: 33}
+	Write(tb, dir, malom.Morabaraba, values, []malom.SectorID{MoraStart, MoraOne}, func(id malom.SectorID, _, other bb.Bitboard) Result {
+		switch {
+		case id.B == 0:
+			return Win(11)
+		case other&middle != 0:
+			return Loss(10)
+		case other&corners != 0:
+			return Win(19)
+		}
+		return Draw
+	})
+}
+
+// DamageSector cuts the last two bytes off the file of sector id of v in
+// dir, a damaged sector file, and returns its path.
+func DamageSector(tb testing.TB, dir string, v malom.Variant, id malom.SectorID) string {
+	tb.Helper()
+	path := filepath.Join(dir, v.SectorName(id))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, data[:len(data)-2], 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
 }
