@@ -339,15 +339,22 @@ func TestDistinct(t *testing.T) {
 	}
 }
 
+// shippedBook returns the shipped book (Default); an error fails the test.
+func shippedBook(tb testing.TB) *Book {
+	tb.Helper()
+	b, err := Default()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
 // TestBuiltinBook: the shipped book is Nine Men's Morris's, holds every
 // position of the book tree of its first eight plies (a build over it with
 // eight plies has nothing left to search) at the depths make book gives
 // them, and its start entry is exact.
 func TestBuiltinBook(t *testing.T) {
-	b, err := Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := shippedBook(t)
 	r := rules.Default()
 	if !b.Matches(&r) || b.Len() != 89814 {
 		t.Fatalf("builtin book: %d positions, matches the standard rules %v", b.Len(), b.Matches(&r))

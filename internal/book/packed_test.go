@@ -74,10 +74,7 @@ func sameEntry(a, b Entry) bool {
 // position and at a symmetric image of every eighth.
 func TestBuiltinBinaryAnswersAsTheText(t *testing.T) {
 	text := builtinFromText(t)
-	bin, err := Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := shippedBook(t)
 	r := rules.Default()
 	if !bin.Binary() || text.Binary() || bin.Len() != 89814 || text.Len() != 89814 || bin.Preset != text.Preset || bin.Rules != text.Rules {
 		t.Fatalf("binary form: %d positions (%s), text: %d (%s)", bin.Len(), bin.Preset, text.Len(), text.Preset)
@@ -138,10 +135,7 @@ func TestBuiltinBinaryAnswersAsTheText(t *testing.T) {
 // A probe of the binary form allocates what it returns only: the actions,
 // and the proof with its kept actions; a miss allocates nothing.
 func TestProbeBinaryAllocations(t *testing.T) {
-	b, err := Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := shippedBook(t)
 	r := rules.Default()
 	p := position.New(&r)
 	q := p
@@ -385,10 +379,7 @@ func BenchmarkOpenBuiltin(b *testing.B) {
 // BenchmarkProbeBuiltin is a probe of the shipped book at the start
 // position (a proven entry with 24 kept actions) and its image.
 func BenchmarkProbeBuiltin(b *testing.B) {
-	bk, err := Default()
-	if err != nil {
-		b.Fatal(err)
-	}
+	bk := shippedBook(b)
 	r := rules.Default()
 	p := position.New(&r)
 	p.Do(&r, position.MakePlace(bb.Square(9)))

@@ -85,10 +85,7 @@ func sorted(ms []position.Move) []position.Move {
 // positions after each of Black's replies to the engine's first book
 // action as White come as one run of ranks.
 func TestTreeOrder(t *testing.T) {
-	b, err := Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := shippedBook(t)
 	rank := b.treeOrder(8)
 	if len(rank) != b.Len() {
 		t.Fatalf("%d positions ranked, the book has %d", len(rank), b.Len())
