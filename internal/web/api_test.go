@@ -162,19 +162,12 @@ func TestReview(t *testing.T) {
 		t.Fatalf("progress %v, last line %+v", done, last)
 	}
 	// The same review, made here with the review package.
-	games, err := record.Parse([]byte(shortPGN))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rp, err := record.Replay(&games[0], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := importedGame(t, shortPGN)
 	e := search.New(16)
 	o := e.Options()
 	o.Threads, o.AnalyseMode = 1, true
 	e.SetOptions(o)
-	moves, sums, err := review.Analyse(context.Background(), e, rp.Game, review.Options{Limits: search.Limits{Depth: 3}})
+	moves, sums, err := review.Analyse(context.Background(), e, g, review.Options{Limits: search.Limits{Depth: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

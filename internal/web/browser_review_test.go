@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/record"
 	"github.com/millengine/millengine/internal/rules"
 )
@@ -67,9 +68,9 @@ func (b *tab) paste(text string) {
 	b.clickID("import")
 }
 
-// replayed returns the engine tokens of a record's first game, read and
-// replayed here by the record package.
-func replayed(t *testing.T, text string) []string {
+// importedGame returns a record's first game, read (as the page's import
+// reads it) and replayed here by the record package.
+func importedGame(t *testing.T, text string) *position.Game {
 	t.Helper()
 	games, err := record.Import([]byte(text))
 	if err != nil {
@@ -79,8 +80,15 @@ func replayed(t *testing.T, text string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rp.Game
+}
+
+// replayed returns the engine tokens of a record's first game
+// (importedGame).
+func replayed(t *testing.T, text string) []string {
+	t.Helper()
 	out := []string{}
-	for _, m := range rp.Game.Moves {
+	for _, m := range importedGame(t, text).Moves {
 		out = append(out, m.String())
 	}
 	return out
