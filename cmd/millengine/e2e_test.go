@@ -160,16 +160,11 @@ func TestLatency(t *testing.T) {
 	for i := range 5 {
 		logFile := filepath.Join(t.TempDir(), "engine.log")
 		p := startProc(t, "--hash", "16", "--log-level", "debug", "--log-file", logFile)
-		p.send("position startpos moves d6 f4 b4 d2", "go infinite")
-		time.Sleep(time.Duration(200+50*i) * time.Millisecond)
-		start := time.Now()
-		p.send("stop")
-		p.until("bestmove")
-		stops = append(stops, time.Since(start))
+		stops = append(stops, testkit.StopTime(p.send, p.until, time.Duration(200+50*i)*time.Millisecond))
 
 		p.send("go infinite")
 		time.Sleep(time.Duration(200+50*i) * time.Millisecond)
-		start = time.Now()
+		start := time.Now()
 		p.send("quit")
 		if err := p.wait(); err != nil {
 			t.Fatalf("exit: %v", err)

@@ -121,6 +121,18 @@ func Play(tb testing.TB, g *position.Game, moves ...string) {
 	}
 }
 
+// StopTime starts an infinite search of a placing position through send,
+// lets it run for d, sends stop and returns the time until until has read
+// the bestmove: the stop latency the engine's latency tests log.
+func StopTime(send func(lines ...string), until func(prefix string) []string, d time.Duration) time.Duration {
+	send("position startpos moves d6 f4 b4 d2", "go infinite")
+	time.Sleep(d)
+	start := time.Now()
+	send("stop")
+	until("bestmove")
+	return time.Since(start)
+}
+
 // PlayAnswer checks an engine's lines for one go in the game g and plays
 // its move: every info line's pv is legal from g's position, readyok comes
 // only where allowed, and there is nothing else but one bestmove, which is

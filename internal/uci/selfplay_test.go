@@ -121,12 +121,7 @@ func TestStopLatency(t *testing.T) {
 	h := startHarness(t, cfg)
 	var samples []time.Duration
 	for i := range 5 {
-		h.send("position startpos moves d6 f4 b4 d2", "go infinite")
-		time.Sleep(time.Duration(150+50*i) * time.Millisecond)
-		start := time.Now()
-		h.send("stop")
-		h.until("bestmove")
-		samples = append(samples, time.Since(start))
+		samples = append(samples, testkit.StopTime(h.send, h.until, time.Duration(150+50*i)*time.Millisecond))
 	}
 	slices.Sort(samples)
 	t.Logf("stop -> bestmove over %d searches: min %v, median %v, max %v", len(samples), samples[0], samples[len(samples)/2], samples[len(samples)-1])
