@@ -138,7 +138,7 @@ func Analyse(ctx context.Context, e *search.Engine, g *position.Game, o Options)
 			ev.exact = fromOutcome(res.Outcome)
 			if ev.exact == Unknown && o.Tables != nil {
 				if en, ok := o.Tables.Lookup(&h.Rules, &h.Pos); ok {
-					ev.exact = fromTable(en.Value)
+					ev.exact = fromOutcome(search.TableOutcome(en.Value))
 				}
 			}
 		}
@@ -209,16 +209,6 @@ func fromOutcome(o search.Outcome) Value {
 		return Lost
 	}
 	return Unknown
-}
-
-func fromTable(v egtb.Value) Value {
-	switch {
-	case v.IsWin():
-		return Won
-	case v.IsLoss():
-		return Lost
-	}
-	return Drawn
 }
 
 // flip turns a value to the other side's view.

@@ -407,12 +407,12 @@ func (e *Engine) tableAnswer(g *position.Game, lim Limits, report func(Info), sr
 		score, mate := tableRootScore(a)
 		if i == 0 {
 			res = Result{BestMove: a.Move, Score: score, MateIn: mate, Depth: 1, TBHits: uint64(len(acts)), PV: pv,
-				Outcome: outcomeOf(a.Entry.Value), Source: from}
+				Outcome: TableOutcome(a.Entry.Value), Source: from}
 		}
 		if report != nil {
 			report(Info{Depth: 1, SelDepth: len(pv), MultiPV: i + 1, Score: score, TBHits: uint64(len(acts)),
 				Time: e.clock.elapsed(), PV: pv, Bound: tt.BoundExact, MateIn: mate, HashFull: e.tt.HashFull(),
-				Outcome: outcomeOf(a.Entry.Value)})
+				Outcome: TableOutcome(a.Entry.Value)})
 		}
 	}
 	if len(res.PV) > 1 {
@@ -422,16 +422,11 @@ func (e *Engine) tableAnswer(g *position.Game, lim Limits, report func(Info), sr
 	return res
 }
 
-// outcomeOf is the outcome of a table value.
-func outcomeOf(v egtb.Value) Outcome {
-	switch {
-	case v.IsWin():
-		return OutcomeWin
-	case v.IsLoss():
-		return OutcomeLoss
-	}
-	return OutcomeDraw
-}
+// outcomes are the outcomes of proven values.
+var outcomes = map[solve.Value]Outcome{solve.Win: OutcomeWin, solve.Draw: OutcomeDraw, solve.Loss: OutcomeLoss}
+
+// TableOutcome is the outcome of an endgame table's value.
+func TableOutcome(v egtb.Value) Outcome { return outcomes[solve.FromTable(v)] }
 
 // newRun plans one search: its options, depth limit and time budget.
 func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves int) *searchRun {

@@ -106,7 +106,7 @@ func (e *Engine) proveRoot(g *position.Game, lim Limits, moves []position.Move) 
 		return nil
 	}
 	st := e.prover.Stats()
-	out := &proofResult{value: v, kept: kept, source: FromProof, outcome: map[solve.Value]Outcome{solve.Win: OutcomeWin, solve.Draw: OutcomeDraw, solve.Loss: OutcomeLoss}[v]}
+	out := &proofResult{value: v, kept: kept, source: FromProof, outcome: outcomes[v]}
 	out.note = fmt.Sprintf("proof %s in %d placements (%d nodes, %d ms): keep it %s", v, left, st.Nodes,
 		time.Since(start).Milliseconds(), position.JoinMoves(kept))
 	return out
