@@ -5,7 +5,7 @@ type SectorInfo struct {
 	Spec   SectorSpec
 	Metric Metric
 	Path   string
-	Size   int64      // file size in bytes
+	Size   int64      // file size in bytes (the packed file's for a packed table)
 	Header SolveStats // the counts recorded by the build
 	CRC    uint32     // the data checksum recorded by the build
 }
@@ -30,7 +30,7 @@ func (t *Tables) InfoOf(s SectorSpec, m Metric) (SectorInfo, bool) {
 	if tb == nil {
 		return SectorInfo{}, false
 	}
-	return SectorInfo{Spec: s, Metric: m, Path: tb.path, Size: int64(headerSize + len(tb.data)), Header: tb.hdr.stats, CRC: tb.hdr.crc}, true
+	return SectorInfo{Spec: s, Metric: m, Path: tb.path, Size: tb.size, Header: tb.hdr.stats, CRC: tb.hdr.crc}, true
 }
 
 // SectorStats counts a loaded sector's DTM values from its data: every raw
@@ -44,8 +44,12 @@ func (t *Tables) SectorStatsOf(s SectorSpec, m Metric) SolveStats {
 	if tb == nil {
 		return SolveStats{}
 	}
-	if m == WDL {
-		return sectorStatsWDL(tb.sec, tb.data)
+	data := tb.all()
+	if data == nil {
+		return SolveStats{}
 	}
-	return sectorStats(tb.sec, tb.data)
+	if m == WDL {
+		return sectorStatsWDL(tb.sec, data)
+	}
+	return sectorStats(tb.sec, data)
 }
