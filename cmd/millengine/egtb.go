@@ -32,6 +32,11 @@ Commands:
   probe    the value of a position and of each action:  egtb probe [--dir D] --fen FEN [--moves M] [--variant V] [--malom DIR]
   games    what the tables say of millmatch's games:  egtb games [--dir D] [--summary] FILE.jsonl ...
   compare  every entry of Malom's sector files against the tables:  egtb compare --malom DIR [--dir D] [--variant V]
+  pack     the tables compressed, probed as they are:  egtb pack [--dir D] --out P
+  unpack   the plain files back from packed ones:  egtb unpack [--dir P] --out D
+
+Every command and the engine read plain (.egtb) and packed (.egtbz) files alike;
+where a directory holds both forms of a table, the plain file is used.
 
 Run "millengine egtb <command> --help" for a command's flags.
 `
@@ -52,11 +57,11 @@ func runEGTB(e *env, args []string) int {
 		return 0
 	}
 	if len(args) == 0 {
-		return e.usageError("egtb", "want a command: plan, build, verify, stats, probe, games or compare")
+		return e.usageError("egtb", "want a command: plan, build, verify, stats, probe, games, compare, pack or unpack")
 	}
 	run := egtbCommands[args[0]]
 	if run == nil {
-		return e.usageError("egtb", fmt.Sprintf("unknown command %q (want plan, build, verify, stats, probe, games or compare)", args[0]))
+		return e.usageError("egtb", fmt.Sprintf("unknown command %q (want plan, build, verify, stats, probe, games, compare, pack or unpack)", args[0]))
 	}
 	return run(e, args[1:])
 }
