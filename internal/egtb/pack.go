@@ -265,9 +265,7 @@ func packBlock(enc *zstd.Encoder, sec *sector, m Metric, data []byte, blk uint64
 	if len(e) >= len(t) {
 		e = append(e[:0], t...)
 	}
-	x := packedIndex{offsets: make([]byte, 16), crcs: binary.LittleEndian.AppendUint32(nil, crc), data: e}
-	binary.LittleEndian.PutUint64(x.offsets[8:], uint64(len(e)))
-	got, err := x.decodeBlock(0, len(t), (*scratch)[:0])
+	got, err := decodeBlock([]uint64{uint64(crc) << 32, uint64(len(e))}, e, 0, len(t), (*scratch)[:0])
 	*scratch = got
 	if err != nil || !bytes.Equal(got, t) {
 		return nil, 0, fmt.Errorf("the compressed block does not decode to the block (%v)", err)

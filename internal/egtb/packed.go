@@ -71,9 +71,14 @@ func newBlockCache(bytes, blockSize int) *blockCache {
 // the cache it probes through, the blocks found damaged and, once the
 // table is read whole, its plain data.
 type packed struct {
-	id        uint32 // the cache's key of the table
-	hdr       packedHdr
-	idx       packedIndex
+	id  uint32 // the cache's key of the table
+	hdr packedHdr
+	idx packedIndex // as mapped
+	// ix is the index in memory (packedIndex.load), loaded at the table's
+	// first use by checkIndex, once (ixOnce), or ixErr says why not.
+	ix        []uint64
+	ixOnce    sync.Once
+	ixErr     error
 	shift     uint8  // log2 of the block size
 	dataSize  uint64 // bytes of plain data
 	cache     *blockCache
@@ -131,7 +136,7 @@ func (c *blockCache) byteAt(p *packed, blk, off uint32) (byte, bool) {
 		victim.buf = make([]byte, 0, 1<<p.shift)
 	}
 	victim.key = 0
-	buf, err := p.idx.decodeBlock(blk, n, victim.buf)
+	buf, err := decodeBlock(p.ix, p.idx.data, blk, n, victim.buf)
 	victim.buf = buf
 	if err != nil {
 		set.mu.Unlock()
@@ -173,11 +178,14 @@ func (p *packed) blockError(blk uint32, err error) *FileError {
 // form (restoreUnused) and hands it to f with its offset in the data; it
 // stops at the first damaged block.
 func (p *packed) scan(f func(lo uint64, plain []byte)) error {
+	if err := p.checkIndex(); err != nil {
+		return err
+	}
 	buf := make([]byte, 0, 1<<p.shift)
 	for blk := uint32(0); uint64(blk) < p.hdr.blocks; blk++ {
 		n := blockLen(blk, 1<<p.shift, p.dataSize)
 		var err error
-		if buf, err = p.idx.decodeBlock(blk, n, buf); err != nil {
+		if buf, err = decodeBlock(p.ix, p.idx.data, blk, n, buf); err != nil {
 			return p.blockError(blk, err)
 		}
 		lo := uint64(blk) << p.shift
@@ -305,12 +313,16 @@ func openPackedFile(path string, buf []byte, p Params, s SectorSpec, metric Metr
 		metric: metric, plainHdr: h}, nil
 }
 
-// checkIndex checks the table's index (packedIndex.check) as a *FileError.
+// checkIndex checks the table's index and loads it (packedIndex.load),
+// once; it returns the failure as a *FileError.
 func (p *packed) checkIndex() error {
-	if err := p.idx.check(&p.hdr); err != nil {
-		return &FileError{p.path, err.Error()}
-	}
-	return nil
+	p.ixOnce.Do(func() {
+		var err error
+		if p.ix, err = p.idx.load(&p.hdr); err != nil {
+			p.ixErr = &FileError{p.path, err.Error()}
+		}
+	})
+	return p.ixErr
 }
 
 // noteOnce reports the failure to decode the table whole, once.
