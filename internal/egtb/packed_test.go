@@ -557,3 +557,43 @@ func FuzzOpenPacked(f *testing.F) {
 		}
 	})
 }
+
+// Build reads the tables it needs in their packed form: 3v4 and 4v3 solved
+// from a packed 3v3 are the plain build's, byte for byte.
+func TestBuildFromPackedNeeds(t *testing.T) {
+	plainDir, packedDir := packedGame(t)
+	dir := t.TempDir()
+	for _, m := range []Metric{DTM, DTZ} {
+		name := packedName(fileName(Standard, SectorSpec{M: 3, O: 3}, m))
+		b, err := os.ReadFile(filepath.Join(packedDir, name))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var built []string
+	tb, err := Build(context.Background(), BuildOptions{Dir: dir, Params: Standard, MaxPieces: 7, Threads: 2, CheckpointEvery: -1},
+		func(r SectorReport) {
+			if !r.Existing {
+				built = append(built, r.Spec.String()+" "+r.Metric.String())
+			}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.Close()
+	if got := strings.Join(built, ", "); got != "3v4 dtm, 4v3 dtm, 3v4 dtz, 4v3 dtz" {
+		t.Errorf("built %s", got)
+	}
+	for _, s := range []SectorSpec{{M: 3, O: 4}, {M: 4, O: 3}} {
+		for _, m := range []Metric{DTM, DTZ} {
+			got, err1 := os.ReadFile(filepath.Join(dir, fileName(Standard, s, m)))
+			want, err2 := os.ReadFile(filepath.Join(plainDir, fileName(Standard, s, m)))
+			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s %s: differs from the plain build (%v %v)", s, m, err1, err2)
+			}
+		}
+	}
+}
