@@ -538,8 +538,8 @@ func FuzzOpenPacked(f *testing.F) {
 		if cut%4 == 1 {
 			b = b[:len(b)-int(cut)%len(b)]
 		}
-		if flip != 0 && cut%4 == 2 && int(pos)%len(b) >= headerSize {
-			reindex(b) // damage that the checksums of the headers and index do not catch
+		if at := int(pos) % len(b); flip != 0 && cut%4 == 2 && at >= packedDataStart && len(b) == len(good) {
+			reindex(b) // damage to the index or data that the index's checksum does not catch
 		}
 		pk, err := openPackedFile("fuzz.egtbz", b, Standard, SectorSpec{M: 3, O: 3}, DTM)
 		if err != nil {
