@@ -5,6 +5,7 @@ package egtb
 import (
 	"os"
 	"testing"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -78,4 +79,15 @@ func each(tb *Tables, f func(*table)) {
 			}
 		}
 	}
+}
+
+// threadCPU is the CPU time the calling thread has used (RUSAGE_THREAD): a
+// measure of work that a loaded machine's waits for a core do not inflate.
+// The caller locks its goroutine to its thread.
+func threadCPU() time.Duration {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
