@@ -25,7 +25,10 @@ import (
 // The commands that read whole tables (verify, stats, a build's needs)
 // decode a packed table whole instead (packed.materialise), its checksums
 // and the plain file's data checksum checked as a plain table's are: they
-// read every slot, or read them at random many times over.
+// read every slot, or read them at random many times over. verify keeps
+// each table it has read decoded until it closes the tables (up to the
+// plain size of the set: a small machine verifies a large set a few
+// sectors at a time, --sector); stats decodes one at a time.
 
 // PackedCacheBytes is the memory of decoded blocks each Tables keeps for its
 // packed tables (32 MB: 8192 blocks of 4 KB), taken when Open first meets a
@@ -88,6 +91,10 @@ type packed struct {
 	metric    Metric
 	plainHdr  header
 	noteBlock func(error) // hears of a damaged block (Tables.noteDamaged)
+	// wholeOnProbe: the first probe decodes the table whole (materialise),
+	// for the Tables of the commands that read whole tables (OpenChecked:
+	// verify probes every table many times over, at random).
+	wholeOnProbe bool
 
 	// whole is the plain data once the table has been decoded whole
 	// (materialise), wholeOnce guards that, wholeErr says why it failed,
@@ -104,6 +111,14 @@ type packed struct {
 func (p *packed) byteAt(i uint64) (byte, bool) {
 	if w := p.whole.Load(); w != nil {
 		return (*w)[i], true
+	}
+	if p.wholeOnProbe {
+		w, err := p.materialise()
+		if err != nil {
+			p.noteOnce(err)
+			return 0, false
+		}
+		return w[i], true
 	}
 	return p.cache.byteAt(p, uint32(i>>p.shift), uint32(i)&(1<<p.shift-1))
 }
@@ -269,7 +284,7 @@ func (t *Tables) openPacked(path string, buf []byte, s SectorSpec, metric Metric
 		t.cache = newBlockCache(PackedCacheBytes, PackBlockSize)
 	}
 	t.packedIDs++
-	pk.id, pk.cache, pk.noteBlock = t.packedIDs, t.cache, t.noteDamaged
+	pk.id, pk.cache, pk.noteBlock, pk.wholeOnProbe = t.packedIDs, t.cache, t.noteDamaged, t.checkAll
 	if t.checkAll || t.trusted {
 		if err := pk.checkIndex(); err != nil {
 			return nil, err
@@ -330,4 +345,32 @@ func (p *packed) noteOnce(err error) {
 	if p.noteBlock != nil && p.wholeNoted.CompareAndSwap(false, true) {
 		p.noteBlock(err)
 	}
+}
+
+// withAll calls f with the table's whole plain data: a plain table's
+// mapping, a packed table's decoded whole if it is, else decoded into
+// memory freed when f returns (checked as materialise checks it).
+func (t *table) withAll(f func(data []byte)) error {
+	if t.pk == nil {
+		f(t.data)
+		return nil
+	}
+	p := t.pk
+	if w := p.whole.Load(); w != nil {
+		f(*w)
+		return nil
+	}
+	mem, free, _, err := memory.Huge(int(p.dataSize), false)
+	if err != nil {
+		return &FileError{p.path, fmt.Sprintf("cannot decode it whole: %v", err)}
+	}
+	defer free()
+	if err := p.scan(func(lo uint64, plain []byte) { copy(mem[lo:], plain) }); err != nil {
+		return err
+	}
+	if err := checkData(p.path, &p.plainHdr, mem); err != nil {
+		return err
+	}
+	f(mem)
+	return nil
 }

@@ -39,17 +39,23 @@ func (t *Tables) InfoOf(s SectorSpec, m Metric) (SectorInfo, bool) {
 func (t *Tables) SectorStats(s SectorSpec) SolveStats { return t.SectorStatsOf(s, DTM) }
 
 // SectorStatsOf counts a loaded sector's values of the metric from its data.
+// A packed table not decoded whole yet is decoded for the count and not
+// kept (egtb stats reads every table once).
 func (t *Tables) SectorStatsOf(s SectorSpec, m Metric) SolveStats {
 	tb := t.table(s, m)
 	if tb == nil {
 		return SolveStats{}
 	}
-	data := tb.all()
-	if data == nil {
-		return SolveStats{}
+	var st SolveStats
+	err := tb.withAll(func(data []byte) {
+		if m == WDL {
+			st = sectorStatsWDL(tb.sec, data)
+		} else {
+			st = sectorStats(tb.sec, data)
+		}
+	})
+	if err != nil {
+		t.noteDamaged(err)
 	}
-	if m == WDL {
-		return sectorStatsWDL(tb.sec, data)
-	}
-	return sectorStats(tb.sec, data)
+	return st
 }

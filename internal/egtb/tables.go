@@ -65,13 +65,8 @@ func (t *table) usable() *table {
 	t.once.Do(func() {
 		if t.pk != nil {
 			// A packed table's index is checked at its first use, its
-			// blocks as they are decoded; the commands that read whole
-			// tables (OpenChecked) decode it whole now.
-			err := t.pk.checkIndex()
-			if err == nil && t.owner != nil && t.owner.checkAll {
-				_, err = t.pk.materialise()
-			}
-			if err != nil {
+			// blocks as they are decoded.
+			if err := t.pk.checkIndex(); err != nil {
 				t.owner.noteDamaged(fmt.Errorf("%w; this sector is not used", err))
 				t.state.Store(2)
 				return
