@@ -3,6 +3,7 @@ package egtb
 import (
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"testing"
 
 	"github.com/millengine/millengine/internal/position"
@@ -56,7 +57,11 @@ func BenchmarkProbeForms(b *testing.B) {
 					tb.Lookup(&r, &ps[i]) // first uses (index checks) outside the timer
 				}
 				b.ReportAllocs()
-				b.ResetTimer()
+				if prepare == nil {
+					defer cpuPerOp(b)()
+				} else {
+					b.ResetTimer()
+				}
 				var sink Value
 				for i := 0; i < b.N; i++ {
 					if prepare != nil && i%64 == 0 {
@@ -113,6 +118,22 @@ func benchPositions(b *testing.B, tb *Tables, r *rules.Rules, n int) []position.
 		}
 	}
 	return out
+}
+
+// cpuPerOp resets the benchmark's timer and returns the function that
+// reports, beside ns/op, the CPU time the benchmark's thread took an
+// operation (threadCPU): on a loaded machine the wall clock counts the
+// waits for a core too, the CPU time does not. Call the function when the
+// loop ends (defer cpuPerOp(b)()).
+func cpuPerOp(b *testing.B) func() {
+	runtime.LockOSThread()
+	b.ResetTimer()
+	start := threadCPU()
+	return func() {
+		used := threadCPU() - start
+		runtime.UnlockOSThread()
+		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
 }
 
 // clear empties the block cache.
