@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/millengine/millengine/internal/memory"
@@ -26,6 +27,9 @@ type PackOptions struct {
 	Threads int
 	// BlockSize is the plain bytes a block holds (0: PackBlockSize).
 	BlockSize int
+	// S2 packs with S2 (klauspost/compress/s2, "better") instead of zstd:
+	// blocks 1.7 times the size, decoded three to four times as fast.
+	S2 bool
 	// Level is zstd's level (0: zstd.SpeedBetterCompression). Measured on
 	// the moving phase's DTZ tables in 4 KB blocks: the default level
 	// comes to 14.4% of the plain size, the better one to 13.4% at half
@@ -162,7 +166,10 @@ func PackFile(src, dst string, o PackOptions) (blocks uint64, err error) {
 	}
 	defer enc.Close()
 	data := buf[headerSize:]
-	ph := packedHdr{blockSize: uint32(bs), blocks: (uint64(len(data)) + uint64(bs) - 1) / uint64(bs)}
+	ph := packedHdr{codec: codecZstd, blockSize: uint32(bs), blocks: (uint64(len(data)) + uint64(bs) - 1) / uint64(bs)}
+	if o.S2 {
+		ph.codec = codecS2
+	}
 	sec := newSector(s.M, s.O)
 
 	tmp := dst + ".tmp"
@@ -201,7 +208,7 @@ func PackFile(src, dst string, o PackOptions) (blocks uint64, err error) {
 			wg.Go(func() {
 				var plainCopy, scratch []byte
 				for blk := a; blk < b; blk++ {
-					e, crc, err := packBlock(enc, sec, metric, data, blk, bs, &plainCopy, &scratch, out[blk-lo][:0])
+					e, crc, err := packBlock(enc, ph.codec, sec, metric, data, blk, bs, &plainCopy, &scratch, out[blk-lo][:0])
 					if err != nil {
 						err = &FileError{src, fmt.Sprintf("block %d: %v", blk, err)}
 						failed.CompareAndSwap(nil, &err)
@@ -251,7 +258,7 @@ func PackFile(src, dst string, o PackOptions) (blocks uint64, err error) {
 // itself when compression does not make it shorter. It checks that the
 // transformed block restores to the plain one and that the compressed one
 // decodes to the transformed one.
-func packBlock(enc *zstd.Encoder, sec *sector, m Metric, data []byte, blk uint64, bs int, plainCopy, scratch *[]byte, dst []byte) ([]byte, uint32, error) {
+func packBlock(enc *zstd.Encoder, codec byte, sec *sector, m Metric, data []byte, blk uint64, bs int, plainCopy, scratch *[]byte, dst []byte) ([]byte, uint32, error) {
 	lo := blk * uint64(bs)
 	plain := data[lo:min(lo+uint64(bs), uint64(len(data)))]
 	t := append((*plainCopy)[:0], plain...)
@@ -261,11 +268,16 @@ func packBlock(enc *zstd.Encoder, sec *sector, m Metric, data []byte, blk uint64
 		return nil, 0, errors.New("its unused slots are not the sector's (0xFF or code 3 exactly where no position is)")
 	}
 	crc := crc32.Checksum(t, castagnoli)
-	e := enc.EncodeAll(t, dst)
+	var e []byte
+	if codec == codecS2 {
+		e = s2.EncodeBetter(dst[:cap(dst)], t)
+	} else {
+		e = enc.EncodeAll(t, dst)
+	}
 	if len(e) >= len(t) {
 		e = append(e[:0], t...)
 	}
-	got, err := decodeBlock([]uint64{uint64(crc) << 32, uint64(len(e))}, e, 0, len(t), (*scratch)[:0])
+	got, err := decodeBlock(codec, []uint64{uint64(crc) << 32, uint64(len(e))}, e, 0, len(t), (*scratch)[:0])
 	*scratch = got
 	if err != nil || !bytes.Equal(got, t) {
 		return nil, 0, fmt.Errorf("the compressed block does not decode to the block (%v)", err)

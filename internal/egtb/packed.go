@@ -151,7 +151,7 @@ func (c *blockCache) byteAt(p *packed, blk, off uint32) (byte, bool) {
 		victim.buf = make([]byte, 0, 1<<p.shift)
 	}
 	victim.key = 0
-	buf, err := decodeBlock(p.ix, p.idx.data, blk, n, victim.buf)
+	buf, err := decodeBlock(p.hdr.codec, p.ix, p.idx.data, blk, n, victim.buf)
 	victim.buf = buf
 	if err != nil {
 		set.mu.Unlock()
@@ -200,7 +200,7 @@ func (p *packed) scan(f func(lo uint64, plain []byte)) error {
 	for blk := uint32(0); uint64(blk) < p.hdr.blocks; blk++ {
 		n := blockLen(blk, 1<<p.shift, p.dataSize)
 		var err error
-		if buf, err = decodeBlock(p.ix, p.idx.data, blk, n, buf); err != nil {
+		if buf, err = decodeBlock(p.hdr.codec, p.ix, p.idx.data, blk, n, buf); err != nil {
 			return p.blockError(blk, err)
 		}
 		lo := uint64(blk) << p.shift

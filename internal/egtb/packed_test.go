@@ -104,7 +104,7 @@ func packedTable(t *testing.T, dir string, s SectorSpec, m Metric) *packed {
 	}
 	t.Cleanup(func() { tb.Close() })
 	x := *tb.slotOf(s, m)
-	if x == nil || x.pk == nil {
+	if x == nil || x.pk == nil || x.usable() == nil {
 		t.Fatalf("%s %s: no packed table in %s", s, m, dir)
 	}
 	return x.pk
@@ -527,6 +527,13 @@ func FuzzOpenPacked(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	if _, err := PackFile(src, dst, PackOptions{Threads: 1, BlockSize: 16 << 10, S2: true}); err != nil {
+		f.Fatal(err)
+	}
+	goodS2, err := os.ReadFile(dst)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Add(uint32(0), byte(0), uint32(0))
 	f.Add(uint32(headerSize+12), byte(1), uint32(0))
 	f.Add(uint32(packedDataStart+9), byte(0x80), uint32(0))
@@ -534,11 +541,14 @@ func FuzzOpenPacked(f *testing.F) {
 	f.Add(uint32(len(good)-3), byte(0xFF), uint32(0))
 	f.Fuzz(func(t *testing.T, pos uint32, flip byte, cut uint32) {
 		b := bytes.Clone(good)
+		if cut%8 >= 4 {
+			b = bytes.Clone(goodS2)
+		}
 		b[int(pos)%len(b)] ^= flip
 		if cut%4 == 1 {
 			b = b[:len(b)-int(cut)%len(b)]
 		}
-		if at := int(pos) % len(b); flip != 0 && cut%4 == 2 && at >= packedDataStart && len(b) == len(good) {
+		if at := int(pos) % len(b); flip != 0 && cut%4 == 2 && at >= packedDataStart {
 			reindex(b) // damage to the index or data that the index's checksum does not catch
 		}
 		pk, err := openPackedFile("fuzz.egtbz", b, Standard, SectorSpec{M: 3, O: 3}, DTM)
@@ -593,6 +603,41 @@ func TestBuildFromPackedNeeds(t *testing.T) {
 			want, err2 := os.ReadFile(filepath.Join(plainDir, fileName(Standard, s, m)))
 			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
 				t.Errorf("%s %s: differs from the plain build (%v %v)", s, m, err1, err2)
+			}
+		}
+	}
+}
+
+// The S2 codec (PackOptions.S2) packs, probes and unpacks as zstd does.
+func TestPackS2(t *testing.T) {
+	plain, _ := packedGame(t)
+	dir, back := t.TempDir(), t.TempDir()
+	if err := PackDir(context.Background(), plain, dir, PackOptions{Threads: 2, S2: true}, func(PackReport) {}); err != nil {
+		t.Fatal(err)
+	}
+	if err := UnpackDir(context.Background(), dir, back, func(PackReport) {}); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(plain, "*.egtb"))
+	for _, f := range files {
+		a, _ := os.ReadFile(f)
+		b, err := os.ReadFile(filepath.Join(back, filepath.Base(f)))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s: unpacked differs (%v)", filepath.Base(f), err)
+		}
+	}
+	pk := packedTable(t, dir, SectorSpec{M: 3, O: 4}, DTZ)
+	pl := packedTable(t, packDir, SectorSpec{M: 3, O: 4}, DTZ)
+	if pk.hdr.codec != codecS2 || pl.hdr.codec != codecZstd {
+		t.Fatalf("codecs %d, %d", pk.hdr.codec, pl.hdr.codec)
+	}
+	sec := pk.sec
+	for i := uint32(0); i < sec.size; i += 7 {
+		if mover, other := sec.decode(i); sec.used(mover, other) {
+			a, ok1 := pk.byteAt(uint64(i))
+			b, ok2 := pl.byteAt(uint64(i))
+			if a != b || !ok1 || !ok2 {
+				t.Fatalf("slot %d: S2 %d %t, zstd %d %t", i, a, ok1, b, ok2)
 			}
 		}
 	}

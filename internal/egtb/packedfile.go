@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"sync"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -22,8 +23,8 @@ import (
 //	                    plain data, which unpack gives back
 //	128     8           magic "MILLPACK"
 //	136     2           packed format version (1)
-//	138     1           codec (1: each block a zstd frame; a block stored as
-//	                    long as its data is kept raw)
+//	138     1           codec (1: each block a zstd frame, 2: an S2 block; a
+//	                    block stored as long as its data is kept raw)
 //	139     1           transform (1: unused slots hold the value before them)
 //	140     4           block size: bytes of plain data a block holds (a power
 //	                    of two, 4 KB to 1 MB; the last block holds the rest)
@@ -55,6 +56,7 @@ const (
 	packedHeader    = 64                        // the packed part of the header
 	packedDataStart = headerSize + packedHeader // where the index starts
 	codecZstd       = 1
+	codecS2         = 2
 	transformUnused = 1
 	minBlockSize    = 4 << 10
 	maxBlockSize    = 1 << 20
@@ -71,6 +73,7 @@ const PackBlockSize = 4 << 10
 
 // packedHdr is the decoded packed part of a packed file's header.
 type packedHdr struct {
+	codec     byte
 	blockSize uint32
 	blocks    uint64
 	dataBytes uint64 // compressed data
@@ -85,7 +88,7 @@ func (p *packedHdr) encode() []byte {
 	copy(buf, packedMagic)
 	le := binary.LittleEndian
 	le.PutUint16(buf[8:], packedVersion)
-	buf[10], buf[11] = codecZstd, transformUnused
+	buf[10], buf[11] = p.codec, transformUnused
 	le.PutUint32(buf[12:], p.blockSize)
 	le.PutUint64(buf[16:], p.blocks)
 	le.PutUint64(buf[24:], p.dataBytes)
@@ -111,9 +114,10 @@ func parsePackedHeader(buf []byte, dataSize uint64) (packedHdr, error) {
 	if v := le.Uint16(buf[8:]); v != packedVersion {
 		return p, fmt.Errorf("packed format version %d (this build reads %d)", v, packedVersion)
 	}
-	if buf[10] != codecZstd || buf[11] != transformUnused {
-		return p, fmt.Errorf("codec %d, transform %d (this build reads %d, %d)", buf[10], buf[11], codecZstd, transformUnused)
+	if (buf[10] != codecZstd && buf[10] != codecS2) || buf[11] != transformUnused {
+		return p, fmt.Errorf("codec %d, transform %d (this build reads codecs %d and %d, transform %d)", buf[10], buf[11], codecZstd, codecS2, transformUnused)
 	}
+	p.codec = buf[10]
 	for i := 36; i < 60; i++ {
 		if buf[i] != 0 {
 			return p, fmt.Errorf("reserved packed header byte %d is %d, want 0", headerSize+i, buf[i])
@@ -223,19 +227,30 @@ func decoder() *zstd.Decoder {
 // decoded) by its index ix (packedIndex.load) into dst's space and checks
 // it against its checksum; it allocates nothing when dst has room for the
 // block.
-func decodeBlock(ix []uint64, data []byte, i uint32, n int, dst []byte) ([]byte, error) {
+func decodeBlock(codec byte, ix []uint64, data []byte, i uint32, n int, dst []byte) ([]byte, error) {
 	src, want := data[uint32(ix[i]):uint32(ix[i+1])], uint32(ix[i]>>32)
 	var out []byte
-	if len(src) == n {
+	var err error
+	switch {
+	case len(src) == n:
 		out = append(dst[:0], src...)
-	} else {
-		var err error
+	case codec == codecS2:
+		if m, err := s2.DecodedLen(src); err != nil || m != n {
+			return dst[:0], fmt.Errorf("cannot be decoded (S2 length %d, %v; want %d)", m, err, n)
+		}
+		if cap(dst) < n {
+			dst = make([]byte, 0, n)
+		}
+		if out, err = s2.Decode(dst[:n], src); err != nil {
+			return dst[:0], fmt.Errorf("cannot be decoded (%v)", err)
+		}
+	default:
 		if out, err = decoder().DecodeAll(src, dst[:0]); err != nil {
 			return dst[:0], fmt.Errorf("cannot be decoded (%v)", err)
 		}
-		if len(out) != n {
-			return out[:0], fmt.Errorf("decodes to %d bytes, want %d", len(out), n)
-		}
+	}
+	if len(out) != n {
+		return out[:0], fmt.Errorf("decodes to %d bytes, want %d", len(out), n)
 	}
 	if c := crc32.Checksum(out, castagnoli); c != want {
 		return out[:0], fmt.Errorf("checksum mismatch (stored %08x, computed %08x)", want, c)
