@@ -111,8 +111,11 @@ func (t *table) checkData() error {
 // the sector, and false when the tables do not know it: its block of a
 // packed table is damaged. A plain table knows every position; the test of
 // pk is all a plain probe pays for the packed form.
-func (t *table) get(mover, other bb.Bitboard) (Value, bool) {
-	i := t.sec.index(mover, other)
+func (t *table) get(mover, other bb.Bitboard) (Value, bool) { return t.at(t.sec.index(mover, other)) }
+
+// at returns the value of slot i, and false when its block of a packed
+// table is damaged.
+func (t *table) at(i uint32) (Value, bool) {
 	if t.pk == nil {
 		return Value(t.data[i]), true
 	}
@@ -603,8 +606,10 @@ func (t *Tables) Lookup(r *rules.Rules, p *position.Position) (Entry, bool) {
 		d := t.lookup(m, o)
 		switch {
 		case z != nil && d != nil:
-			v, ok := d.get(mover, other)
-			w, ok2 := z.get(mover, other)
+			// The two tables of a sector share its index.
+			i := d.sec.index(mover, other)
+			v, ok := d.at(i)
+			w, ok2 := z.at(i)
 			return Entry{Value: v, DTZ: w, Exact: true}, ok && ok2
 		case d != nil:
 			// No DTZ table: the distance to the end bounds the one to a removal.
