@@ -109,8 +109,9 @@ func (t *table) checkData() error {
 
 // get returns the value of the position (mover, other), which must belong to
 // the sector, and false when the tables do not know it: its block of a
-// packed table is damaged. A plain table knows every position; the test of
-// pk is all a plain probe pays for the packed form.
+// packed table is damaged. A plain table knows every position; what a
+// plain probe pays for the packed form is the test of pk (Lookup, which
+// reads a sector's two tables at one index, computes it once for both).
 func (t *table) get(mover, other bb.Bitboard) (Value, bool) { return t.at(t.sec.index(mover, other)) }
 
 // at returns the value of slot i, and false when its block of a packed
@@ -194,7 +195,10 @@ func (t *Tables) noteDamaged(err error) {
 
 // Damaged returns the files found damaged so far, each a *FileError saying
 // why: at open (header, size) or at their first use (a small table's data
-// checksum). Those sectors are not used; the others are.
+// checksum, a packed table's index); those sectors are not used, the
+// others are. It lists too the blocks of packed tables found damaged when
+// a probe decoded them (the file, the block and its slots): their
+// positions are unknown, the table's other blocks are used.
 func (t *Tables) Damaged() []error {
 	if t == nil {
 		return nil
@@ -205,7 +209,8 @@ func (t *Tables) Damaged() []error {
 }
 
 // Open maps the sector files in dir that were solved under the parameters of
-// r, reading their headers only. A missing directory or missing sectors are
+// r, plain or packed (packedfile.go; where both forms of a table are there,
+// the plain file), reading their headers only. A missing directory or missing sectors are
 // not errors (their positions are unknown); a damaged file is left out and
 // listed by Damaged (a *FileError naming it), the others are used: its
 // header or size at once, a small table's data at its first use (see
