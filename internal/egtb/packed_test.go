@@ -470,7 +470,7 @@ func TestPackedBesidePlain(t *testing.T) {
 	if x.pk != nil || !strings.HasSuffix(x.path, ".egtb") {
 		t.Errorf("the packed file is used: %s", x.path)
 	}
-	if c := tb.Coverage(); !strings.HasSuffix(c, "(1 packed files left out beside the plain files of the same tables, which are used)") {
+	if c := tb.Coverage(); !strings.HasSuffix(c, "(1 packed file left out beside the plain file of the same table, which is used)") {
 		t.Errorf("coverage %q", c)
 	}
 }

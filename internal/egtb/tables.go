@@ -422,10 +422,22 @@ func (t *Tables) lookupWDL(m, o int) *table {
 // sector of Nine Men's Morris is there.
 func (t *Tables) Coverage() string {
 	s := t.coverage()
-	if t != nil && len(t.shadowed) > 0 {
-		s += fmt.Sprintf(" (%d packed files left out beside the plain files of the same tables, which are used)", len(t.shadowed))
+	switch n := len(t.shadowedFiles()); {
+	case n == 1:
+		s += " (1 packed file left out beside the plain file of the same table, which is used)"
+	case n > 1:
+		s += fmt.Sprintf(" (%d packed files left out beside the plain files of the same tables, which are used)", n)
 	}
 	return s
+}
+
+// shadowedFiles lists the packed files left out for the plain files of the
+// same tables.
+func (t *Tables) shadowedFiles() []string {
+	if t == nil {
+		return nil
+	}
+	return t.shadowed
 }
 
 // coverage is Coverage without the note of the packed files left out.
