@@ -114,8 +114,8 @@ egtb: build
 	nice -n 10 $(BIN)/millengine egtb build --variant $(EGTB_VARIANT) $(if $(EGTB_DIR),--dir $(EGTB_DIR))
 	nice -n 10 $(BIN)/millengine egtb verify --variant $(EGTB_VARIANT) $(if $(EGTB_DIR),--dir $(EGTB_DIR))
 
-# The whole moving phase, 3v3 to 9v9 (EGTB_FULL_PIECES=18; about 3 hours
-# and 8.8 GB here, see the README), then every entry re-checked (about 8
+# The whole moving phase, 3v3 to 9v9 (EGTB_FULL_PIECES=18; 3.8 hours and
+# 9.4 GB here, see docs/tables.md), then every entry re-checked (7.5
 # hours). Both steps go on where they were when run again: the build from
 # its finished sectors and checkpoints, the verify from its journal,
 # $(BIN)/egtb-verify.journal (tables found OK, and the part of the one in

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/progress"
 	"github.com/millengine/millengine/internal/record"
 	"github.com/millengine/millengine/internal/review"
 	"github.com/millengine/millengine/internal/search"
@@ -74,7 +75,7 @@ func runAnnotate(e *env, args []string) int {
 	var tablesRules string
 	defer func() { tables.Close() }()
 	start := time.Now()
-	bar := newProgressBar(e.stderr, "annotate ", "positions/s", 1)
+	bar := progress.NewBar(e.stderr, "annotate ", "positions/s", 1)
 	for gi := range games {
 		g := &games[gi]
 		rp, err := record.Replay(g, nil)
@@ -93,8 +94,8 @@ func runAnnotate(e *env, args []string) int {
 		}
 		phase := fmt.Sprintf("game %d of %d", gi+1, len(games))
 		moves, sums, err := review.Analyse(e.ctx, eng, rp.Game, review.Options{Limits: lim, Tables: tables,
-			Progress: func(done, total int) { bar.update(phase, uint64(done), uint64(total)) }})
-		bar.clear()
+			Progress: func(done, total int) { bar.Update(phase, uint64(done), uint64(total)) }})
+		bar.Clear()
 		if err != nil {
 			fmt.Fprintf(e.stderr, "millengine annotate: interrupted: %v\n", err)
 			return 130

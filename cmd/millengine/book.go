@@ -1,13 +1,9 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
-	"io"
 	"runtime"
-	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -15,7 +11,6 @@ import (
 	"github.com/millengine/millengine/internal/book"
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/rules"
-	"github.com/millengine/millengine/internal/solve"
 	"github.com/millengine/millengine/internal/uci"
 )
 
@@ -104,34 +99,24 @@ func bookBuild(e *env, args []string) int {
 		return e.usageError("book build", err.Error())
 	}
 	preset, _ := rules.PresetByName(variant)
-	bar := newProgressBar(e.stderr, "book ", "positions/s", 1)
 	cfg := book.BuildConfig{Rules: r, Preset: preset.Key, Plies: *plies, Depth: *depth,
 		MoveTime: time.Duration(*movetime) * time.Millisecond, Actions: *actions, Variety: *variety,
-		Workers: *workers, HashMB: *hash, Out: *out, Progress: bar.update}
-	st, err := book.Build(e.ctx, cfg)
-	bar.clear()
-	if st.Resumed > 0 {
-		fmt.Fprintf(e.stdout, "resumed %d positions from %s\n", st.Resumed, *out)
+		Workers: *workers, HashMB: *hash, Out: *out}
+	if err := book.RunBuild(e.ctx, e.stdout, e.stderr, cfg); err != nil {
+		return e.bookFailed(err) // Build's errors say "book build: …" themselves
 	}
-	if err != nil {
-		fmt.Fprintln(e.stderr, err) // Build's errors say "book build: …" themselves
-		if e.ctx.Err() != nil {
-			return 130
-		}
-		return 1
-	}
-	search := fmt.Sprintf("depth %d", *depth)
-	if *depth == 0 {
-		search = fmt.Sprintf("movetime %d ms", *movetime)
-	}
-	fmt.Fprintf(e.stdout, "%s: %d positions (%d searched now) for the first %d plies, %s, %d actions each, variety %d cp, in %s\n",
-		*out, st.Positions, st.Searched, *plies, search, *actions, *variety, seconds(st.Elapsed))
-	fmt.Fprintf(e.stdout, "engine's turns by ply: %s\n", joinInts(st.PerPly))
 	return 0
 }
 
-// proveSaveEvery is how often book prove writes the book while it proves.
-const proveSaveEvery = time.Minute
+// bookFailed reports the error of a book command, which names the command
+// itself, and returns the exit code: 130 when a signal stopped the work.
+func (e *env) bookFailed(err error) int {
+	fmt.Fprintln(e.stderr, err)
+	if e.ctx.Err() != nil {
+		return 130
+	}
+	return 1
+}
 
 func bookProve(e *env, args []string) int {
 	fs := e.subFlags("book prove", "book prove [--plies N] [--dir D] [--tt-file F] FILE",
@@ -173,77 +158,11 @@ func bookProve(e *env, args []string) int {
 		return 1
 	}
 	defer tb.Close()
-	bar := newProgressBar(e.stderr, "book prove ", "", 1)
-	start := time.Now()
-	var proven, total, now atomic.Int64 // positions with a proof, in all, proven by this run
-	s, err := solve.New(b.Rules, tb, solve.Options{TableMB: *ttMB, File: *ttFile, Threads: *threads,
-		Progress: func(st solve.Stats, what string) {
-			bar.draw(proveProgress(int(proven.Load()), int(total.Load()), int(now.Load()), time.Since(start)) + statsLine(st))
-		}})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "book prove: %v\n", err)
-		return 1
+	o := book.ProveOptions{Plies: *plies, TableMB: *ttMB, TableFile: *ttFile, Threads: *threads}
+	if err := book.RunProve(e.ctx, e.stdout, e.stderr, b, path, tb, o); err != nil {
+		return e.bookFailed(err)
 	}
-	// The book is written at most every proveSaveEvery and at the end, not
-	// after each position: a save of 85,000 positions takes longer than
-	// many a late position's proof.
-	lastSave, unsaved := time.Now(), false
-	save := func() error {
-		if unsaved = time.Since(lastSave) < proveSaveEvery; unsaved {
-			return nil
-		}
-		lastSave = time.Now()
-		return b.Save(path)
-	}
-	st, err := book.Prove(e.ctx, b, s, *plies, save, func(n, all int, fen string, pr book.Proof) {
-		bar.clear()
-		proven.Store(int64(n))
-		total.Store(int64(all))
-		now.Add(1)
-		fmt.Fprintf(e.stdout, "%d/%d %s: %s, %d actions keep it\n", n, all, fen, pr.Value, len(pr.Keep))
-	})
-	bar.clear()
-	if unsaved {
-		if serr := b.Save(path); serr != nil {
-			err = cmp.Or(err, serr)
-		}
-	}
-	if serr := s.Save(); serr != nil {
-		fmt.Fprintf(e.stderr, "book prove: saving the table: %v\n", serr)
-		err = cmp.Or(err, serr)
-	}
-	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		if e.ctx.Err() != nil {
-			return 130
-		}
-		return 1
-	}
-	fmt.Fprintf(e.stdout, "%s: %d of the %d positions before ply %d proven (%d now, %d before) in %s\n",
-		path, st.Before+st.Proven, st.Total, *plies, st.Proven, st.Before, seconds(time.Since(start)))
 	return 0
-}
-
-// proveProgress is the book's part of book prove's progress line: the
-// positions with a proof, and once this run has proven some, its time per
-// position and the time the rest would take at that rate (a rough guide: a
-// position's proof takes from milliseconds to minutes).
-func proveProgress(proven, total, now int, elapsed time.Duration) string {
-	if now == 0 || total == 0 {
-		return ""
-	}
-	per := elapsed / time.Duration(now)
-	left := (per * time.Duration(total-proven)).Round(time.Minute)
-	return fmt.Sprintf("%d/%d proven, %.1f s a position this run, about %dh%02dm left; ",
-		proven, total, per.Seconds(), int(left.Hours()), int(left.Minutes())%60)
-}
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, " ")
 }
 
 func bookStats(e *env, args []string) int {
@@ -257,7 +176,10 @@ func bookStats(e *env, args []string) int {
 	if b == nil {
 		return code
 	}
-	writeBookStats(e.stdout, name, b)
+	if err := book.WriteStats(e.stdout, name, b); err != nil {
+		fmt.Fprintf(e.stderr, "book stats: %v\n", err)
+		return 1
+	}
 	return 0
 }
 
@@ -285,39 +207,6 @@ func (e *env) bookArg(fs *pflag.FlagSet, cmd string) (*book.Book, string, int) {
 	return b, name, 0
 }
 
-// writeBookStats prints a book's coverage: positions by ply with their
-// depths and actions.
-func writeBookStats(w io.Writer, name string, b *book.Book) {
-	type row struct {
-		n, minD, maxD, sumD, actions, proven int
-	}
-	rows := map[int]*row{}
-	b.Each(func(_ string, ply int, e book.Entry) {
-		r := rows[ply]
-		if r == nil {
-			r = &row{minD: 1 << 30}
-			rows[ply] = r
-		}
-		r.n++
-		r.minD, r.maxD, r.sumD = min(r.minD, e.Depth), max(r.maxD, e.Depth), r.sumD+e.Depth
-		r.actions += len(e.Actions)
-		if e.Proof != nil {
-			r.proven++
-		}
-	})
-	plies := make([]int, 0, len(rows))
-	for p := range rows {
-		plies = append(plies, p)
-	}
-	slices.Sort(plies)
-	fmt.Fprintf(w, "%s: %s, %d positions\n", name, b.Preset, b.Len())
-	fmt.Fprintf(w, "%5s %9s %7s %7s %7s %8s %7s\n", "ply", "positions", "depth", "min", "max", "actions", "proven")
-	for _, p := range plies {
-		r := rows[p]
-		fmt.Fprintf(w, "%5d %9d %7.1f %7d %7d %8.1f %7d\n", p, r.n, float64(r.sumD)/float64(r.n), r.minD, r.maxD, float64(r.actions)/float64(r.n), r.proven)
-	}
-}
-
 func bookCheck(e *env, args []string) int {
 	fs := e.subFlags("book check", "book check [--dir D] [FILE]",
 		"Compares every proven position of a book (the shipped one without FILE) with the endgame\n"+
@@ -338,16 +227,8 @@ func bookCheck(e *env, args []string) int {
 		return 1
 	}
 	defer tb.Close()
-	bar := newProgressBar(e.stderr, "book check ", "", 1)
-	rep := book.Check(b, tb, func(done, total int) { bar.update("positions", uint64(done), uint64(total)) })
-	bar.clear()
-	fmt.Fprintf(e.stdout, "%s against %s: %d proven positions, %d compared, %d equal, %d different, %d not in the tables\n",
-		name, *dir, rep.Proven, rep.Compared, rep.Equal, rep.Compared-rep.Equal, rep.Unknown)
-	for _, l := range rep.First {
-		fmt.Fprintln(e.stdout, "  "+l)
-	}
-	if rep.Compared != rep.Equal {
-		return 1
+	if err := book.RunCheck(e.stdout, e.stderr, name, *dir, b, tb); err != nil {
+		return 1 // the report says what
 	}
 	return 0
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/progress"
 )
 
 // The packed form of the tables (egtb pack, egtb unpack): every table
@@ -40,7 +41,7 @@ func egtbPack(e *env, args []string) int {
 	err := egtb.PackDir(e.ctx, dir, out, egtb.PackOptions{Threads: threads, S2: useS2}, func(r egtb.PackReport) {
 		plain += r.PlainBytes
 		packed += r.Bytes
-		note := seconds(r.Elapsed)
+		note := progress.Seconds(r.Elapsed)
 		if r.Existing {
 			note = "there already"
 		}
@@ -71,7 +72,7 @@ func egtbUnpack(e *env, args []string) int {
 	var plain int64
 	err := egtb.UnpackDir(e.ctx, dir, out, func(r egtb.PackReport) {
 		plain += r.PlainBytes
-		note := seconds(r.Elapsed)
+		note := progress.Seconds(r.Elapsed)
 		if r.Existing {
 			note = "there already"
 		}

@@ -14,7 +14,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"runtime/pprof"
 	"sort"
 	"strings"
 
@@ -78,8 +77,8 @@ var commands = []command{
 	{"uci", "run the UCI protocol loop on stdin/stdout (the default with no command)", runUCI},
 	{"perft", "count the leaves of the action tree", runPerft},
 	{"bench", "search a fixed set of positions; the node count is the build signature", runBench},
-	{"egtb", "endgame tables: build, verify, stats, probe (millengine egtb --help)", runEGTB},
-	{"book", "the opening book: build, stats (millengine book --help)", runBook},
+	{"egtb", "endgame tables: plan, build, verify, stats, probe, games, compare (millengine egtb --help)", runEGTB},
+	{"book", "the opening book: build, prove, stats, pack, check (millengine book --help)", runBook},
 	{"solve", "prove the value of a placing-phase position with the endgame tables", runSolve},
 	{"annotate", "review the games of a PGN file: grades, the engine's choices, a summary per side", runAnnotate},
 	{"serve", "a board for people in the browser, playing over UCI (millengine serve --help)", runServe},
@@ -181,14 +180,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "millengine: unknown command %q (want one of %s; see millengine --help)\n", name, strings.Join(names, ", "))
 		return 2
 	}
-	log, closeLog, err := newLogger(&g, stderr)
+	log, closeLog, err := cli.NewLogger(g.logFile, g.level, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "millengine: %v\n", err)
 		return 2
 	}
 	defer closeLog()
 	if g.cpuProf != "" {
-		stop, err := startCPUProfile(g.cpuProf)
+		stop, err := cli.StartCPUProfile(g.cpuProf)
 		if err != nil {
 			fmt.Fprintf(stderr, "millengine: --cpuprofile: %v\n", err)
 			return 2
@@ -197,20 +196,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	log.Debug().Str("command", name).Strs("args", rest).Msg("start")
 	return c.run(&env{ctx: ctx, g: &g, stdin: stdin, stdout: stdout, stderr: stderr, log: log}, rest)
-}
-
-// startCPUProfile starts a CPU profile into path; stop ends it and closes
-// the file.
-func startCPUProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // subFlags returns the flag set of a command. Its --help prints the usage
@@ -252,6 +237,27 @@ func (e *env) usageError(cmd, msg string) int {
 	return 2
 }
 
+// fail reports an error that stops a command, "millengine CMD: …", and
+// returns the exit code 1.
+func (e *env) fail(cmd string, err error) int {
+	fmt.Fprintf(e.stderr, "millengine %s: %v\n", cmd, err)
+	return 1
+}
+
+// warn returns a function that reports an error a command goes on after,
+// "millengine CMD: …".
+func (e *env) warn(cmd string) func(error) {
+	return func(err error) { fmt.Fprintf(e.stderr, "millengine %s: %v\n", cmd, err) }
+}
+
+// warnAll reports each of the errors errs returns (a damaged file of tables
+// or of a database), "millengine CMD: …"; commands defer it.
+func (e *env) warnAll(cmd string, errs func() []error) {
+	for _, err := range errs() {
+		e.warn(cmd)(err)
+	}
+}
+
 // check validates the global flags.
 func (g *globals) check() error {
 	if err := checkRange("--hash", g.hashMB, 1, uci.DefaultMaxHashMB); err != nil {
@@ -269,53 +275,12 @@ func (g *globals) check() error {
 	}
 	g.variant = p.Key
 	var err error
-	g.level, err = parseLevel(g.logLevel)
+	g.level, err = cli.ParseLevel(g.logLevel)
 	return err
 }
 
 // checkRange is cli.CheckRange.
 var checkRange = cli.CheckRange
-
-// parseLevel reads a zerolog level; "off" and "none" mean disabled.
-func parseLevel(s string) (zerolog.Level, error) {
-	switch strings.ToLower(s) {
-	case "off", "none", "disabled":
-		return zerolog.Disabled, nil
-	case "":
-		return zerolog.NoLevel, fmt.Errorf("--log-level: empty level")
-	}
-	l, err := zerolog.ParseLevel(strings.ToLower(s))
-	if err != nil {
-		return l, fmt.Errorf("--log-level %q: want trace, debug, info, warn, error or disabled", s)
-	}
-	return l, nil
-}
-
-// newLogger returns the logger the (checked) flags ask for and a function
-// that closes its file. It never writes to stdout.
-func newLogger(g *globals, stderr io.Writer) (zerolog.Logger, func(), error) {
-	level := g.level
-	zerolog.TimeFieldFormat = "2006-01-02T15:04:05.000000Z07:00"
-	if g.logFile != "" {
-		f, err := os.OpenFile(g.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return zerolog.Nop(), func() {}, fmt.Errorf("--log-file: %w", err)
-		}
-		return zerolog.New(f).Level(level).With().Timestamp().Logger(), func() { f.Close() }, nil
-	}
-	cw := zerolog.ConsoleWriter{Out: stderr, NoColor: !isTerminal(stderr), TimeFormat: "15:04:05.000"}
-	return zerolog.New(cw).Level(level).With().Timestamp().Logger(), func() {}, nil
-}
-
-// isTerminal reports whether w is a character device (colours are then fine).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
 
 // runUCI runs the protocol loop until quit, end of input or a signal.
 func runUCI(e *env, args []string) int {

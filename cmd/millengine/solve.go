@@ -76,136 +76,24 @@ func runSolve(e *env, args []string) int {
 	}
 	tb, err := egtb.Open(*dir, &r)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "millengine solve: %v\n", err)
-		return 1
+		return e.fail("solve", err)
 	}
 	defer tb.Close()
-	bar := newProgressBar(e.stderr, "solve ", "", 1)
-	s, err := solve.New(r, tb, solve.Options{TableMB: *ttMB, File: *ttFile, SaveEach: *every, Threads: *threads,
-		Progress: func(st solve.Stats, what string) {
-			if what != "" {
-				bar.clear()
-				fmt.Fprintf(e.stderr, "solve: %s (%s)\n", what, statsLine(st))
-				return
-			}
-			bar.draw(statsLine(st))
-		}})
-	if err != nil {
+	o := solve.RunOptions{Options: solve.Options{TableMB: *ttMB, File: *ttFile, SaveEach: *every, Threads: *threads}, Keep: *keep, Plies: *plies}
+	err = solve.Run(e.ctx, e.stdout, e.stderr, r, tb, &p, o)
+	if err == nil {
+		return 0
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok { // a proof's error and the table's
+		errs = j.Unwrap()
+	}
+	code := 1
+	for _, err := range errs {
 		fmt.Fprintf(e.stderr, "millengine solve: %v\n", err)
-		return 1
-	}
-	if *plies > 0 {
-		code := solveTree(e, s, &p, *plies, bar, *ttFile)
-		return saveTable(e, s, code)
-	}
-	var (
-		v    solve.Value
-		acts []solve.ActionValue
-		kept []position.Move
-	)
-	if *keep {
-		v, kept, err = s.Keeping(e.ctx, &p)
-	} else {
-		v, acts, err = s.Actions(e.ctx, &p)
-	}
-	bar.clear()
-	st := s.Stats()
-	if code, ok := solveFailed(e, err, st, *ttFile); !ok {
-		return saveTable(e, s, code)
-	}
-	if code := saveTable(e, s, 0); code != 0 {
-		return code
-	}
-	fmt.Fprintf(e.stdout, "value: %s\n", v)
-	if *keep {
-		fmt.Fprintf(e.stdout, "keep: %d of %d: %s\n", len(kept), movegen.Count(&r, &p), position.JoinMoves(kept))
-	}
-	for _, a := range acts {
-		fmt.Fprintf(e.stdout, "%s: %s\n", a.Move, a.Value)
-	}
-	fmt.Fprintf(e.stdout, "Time: %d ms\nNodes: %d\nTable leaves: %d\n", st.Elapsed.Milliseconds(), st.Nodes, st.Leaves)
-	return 0
-}
-
-// saveTable writes the proofs' table to its file, if one was given, and
-// returns code, or 1 when the table cannot be written.
-func saveTable(e *env, s *solve.Solver, code int) int {
-	if err := s.Save(); err != nil {
-		fmt.Fprintf(e.stderr, "millengine solve: saving the table: %v\n", err)
-		return max(code, 1)
+		if errors.Is(err, solve.ErrStopped) {
+			code = 130 // the table file, if any, keeps the work
+		}
 	}
 	return code
-}
-
-// solveFailed prints why a proof did not finish, if it did not, and the
-// exit code: 130 for an interrupt (the table file, if any, keeps the work).
-func solveFailed(e *env, err error, st solve.Stats, ttFile string) (int, bool) {
-	if errors.Is(err, solve.ErrStopped) {
-		fmt.Fprintf(e.stderr, "millengine solve: interrupted after %s", statsLine(st))
-		if ttFile != "" {
-			fmt.Fprintf(e.stderr, "; the table is in %s: the same command goes on", ttFile)
-		}
-		fmt.Fprintln(e.stderr)
-		return 130, false
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "millengine solve: %v\n", err)
-		return 1, false
-	}
-	return 0, true
-}
-
-// solveTree proves every position after fewer than plies actions from p,
-// once per class of symmetric positions: one line each, "ply <n> <line>:
-// <value>, keep <k> of <m>: <actions>", then per ply the positions, their
-// values and how many actions keep them.
-func solveTree(e *env, s *solve.Solver, p *position.Position, plies int, bar *progressBar, ttFile string) int {
-	type count struct{ positions, win, draw, loss, keep, legal int }
-	byPly := make([]count, plies)
-	start := time.Now()
-	var nodes uint64
-	code, ok := 0, true
-	solve.Tree(s.Rules(), p, plies, func(line []position.Move, q *position.Position) bool {
-		v, kept, err := s.Keeping(e.ctx, q)
-		bar.clear()
-		st := s.Stats()
-		nodes += st.Nodes
-		if code, ok = solveFailed(e, err, st, ttFile); !ok {
-			return false
-		}
-		n := movegen.Count(s.Rules(), q)
-		name := position.JoinMoves(line)
-		if name == "" {
-			name = "(root)"
-		}
-		fmt.Fprintf(e.stdout, "ply %d %s: %s, keep %d of %d: %s (%d ms)\n", len(line), name, v, len(kept), n, position.JoinMoves(kept), st.Elapsed.Milliseconds())
-		c := &byPly[len(line)]
-		c.positions++
-		c.keep += len(kept)
-		c.legal += n
-		switch v {
-		case solve.Win:
-			c.win++
-		case solve.Draw:
-			c.draw++
-		default:
-			c.loss++
-		}
-		return true
-	})
-	if !ok {
-		return code
-	}
-	for i, c := range byPly {
-		fmt.Fprintf(e.stdout, "ply %d: %d positions (win %d, draw %d, loss %d), %d of %d actions keep the value\n",
-			i, c.positions, c.win, c.draw, c.loss, c.keep, c.legal)
-	}
-	fmt.Fprintf(e.stdout, "Time: %d ms\nNodes: %d\n", time.Since(start).Milliseconds(), nodes)
-	return 0
-}
-
-// statsLine is a proof's counters in one line.
-func statsLine(st solve.Stats) string {
-	nps := float64(st.Nodes) / max(st.Elapsed.Seconds(), 1e-9)
-	return fmt.Sprintf("%s, %d nodes (%.0f k/s), %d table leaves, %d entries", st.Elapsed.Round(time.Second), st.Nodes, nps/1e3, st.Leaves, st.TTFilled)
 }

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/millengine/millengine/internal/cli"
 	"github.com/millengine/millengine/internal/match"
@@ -165,12 +164,6 @@ func TestRuleOptionsRefused(t *testing.T) {
 			t.Errorf("--option %q: exit %d\nstderr %q\nwant   %q\nstdout %q", opt, code, stderr, want, stdout)
 		}
 	}
-	// Engine options whose names merely contain a rule word are fine.
-	o := options{engines: []string{"a", "b"}, setopts: []string{"MaxQuiescenceDepth=2", "2:VariantBook=x"},
-		games: 2, concurrency: 1, startup: time.Second, variant: "dooz"}
-	if _, _, err := o.config(); err != nil {
-		t.Errorf("engine options refused: %v", err)
-	}
 }
 
 // An option value the engine's declaration does not allow stops the run
@@ -203,56 +196,6 @@ func TestRefusedOptionStopsTheMatch(t *testing.T) {
 	want := `millmatch: engine 2 (picky): option Hash=64: the engine answered "info string error: option Hash: refused by the test engine"` + "\n"
 	if code != exitFailure || stderr != want || strings.Contains(stdout, "Score of") {
 		t.Errorf("exit %d\nstderr %q\nwant   %q\nstdout %q", code, stderr, want, stdout)
-	}
-}
-
-func TestConfigFromFlags(t *testing.T) {
-	o := options{
-		engines: []string{"./bin/millengine --threads 1", "./bin/millengine", "/x/other"},
-		names:   []string{"new", "3:third"},
-		sprt:    "-1,4",
-		args:    []string{"2:--hash 64 --log-level warn"},
-		setopts: []string{"Hash=32", "1:Move Overhead=10", "2:Clear Hash"},
-		games:   10, concurrency: 2, maxPlies: 500, margin: 50, tc: "10+0.1", startup: time.Second,
-		variant: "Lasker Morris", randomOpenings: 3, seed: 9,
-	}
-	if _, _, err := o.config(); err == nil || err.Error() != "--sprt needs exactly two engines, got 3" {
-		t.Errorf("an SPRT with three engines: %v", err)
-	}
-	o.sprt = ""
-	cfg, seed, err := o.config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := cfg.Engines
-	if e[0].Name != "new" || e[1].Name != "millengine" || e[2].Name != "third" || seed != 9 {
-		t.Errorf("names %q %q %q, seed %d", e[0].Name, e[1].Name, e[2].Name, seed)
-	}
-	if strings.Join(e[0].Args, " ") != "--threads 1" || strings.Join(e[1].Args, " ") != "--hash 64 --log-level warn" {
-		t.Errorf("args %q / %q", e[0].Args, e[1].Args)
-	}
-	if len(e[0].Options) != 2 || e[0].Options[1] != (match.Option{Name: "Move Overhead", Value: "10"}) ||
-		len(e[1].Options) != 2 || !e[1].Options[1].Button || len(e[2].Options) != 1 {
-		t.Errorf("options %+v / %+v / %+v", e[0].Options, e[1].Options, e[2].Options)
-	}
-	if cfg.Variant.Key != "lasker-morris" || cfg.TC.String() != "10+0.1" || len(cfg.Openings) != 5 || cfg.Margin.Milliseconds() != 50 {
-		t.Errorf("config %+v", cfg)
-	}
-	o.tc, o.nodes = "", 20000
-	if cfg, _, err := o.config(); err != nil || cfg.TC != (match.TimeControl{Nodes: 20000}) || cfg.TC.String() != "nodes 20000" {
-		t.Errorf("--nodes 20000: %+v, %v", cfg.TC, err)
-	}
-	if sp, err := parseSPRT("-1,4"); err != nil || sp != (match.SPRT{Elo0: -1, Elo1: 4, Alpha: 0.05, Beta: 0.05}) {
-		t.Errorf("parseSPRT(-1,4) = %+v, %v", sp, err)
-	}
-	if sp, err := parseSPRT("0, 5, 0.1, 0.2"); err != nil || sp != (match.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.1, Beta: 0.2}) {
-		t.Errorf("parseSPRT(0,5,0.1,0.2) = %+v, %v", sp, err)
-	}
-
-	names := []match.EngineSpec{{Path: "a/eng"}, {Path: "b/eng"}, {Path: "eng-2"}}
-	defaultNames(names)
-	if names[0].Name != "eng" || names[1].Name != "eng-2" || names[2].Name != "eng-2-2" {
-		t.Errorf("default names %q %q %q", names[0].Name, names[1].Name, names[2].Name)
 	}
 }
 

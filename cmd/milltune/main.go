@@ -15,21 +15,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"runtime/debug"
 	"strings"
-	"sync"
 
 	"github.com/spf13/pflag"
 
-	"github.com/rs/zerolog"
-
 	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/cli"
-	"github.com/millengine/millengine/internal/engine"
-	"github.com/millengine/millengine/internal/match"
-	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
 	"github.com/millengine/millengine/internal/tune"
@@ -82,23 +75,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return cli.ExitUsage
 }
 
-// common holds the flags both commands share: how the games are played.
+// common holds the flags the commands share: how the games are played.
 type common struct {
-	pc      tune.PlayConfig
+	s       tune.Session
 	variant string
-	seed    uint64
-	workers int
 }
 
 // flags adds the shared flags to fs.
 func (c *common) flags(fs *pflag.FlagSet) {
-	fs.Uint64Var(&c.pc.Nodes, "nodes", 20000, "nodes per move")
-	fs.IntVar(&c.pc.Depth, "depth", 0, "depth per move instead of a node budget")
-	fs.IntVar(&c.pc.OpeningPlies, "opening-plies", 4, "random legal actions before the engines play")
-	fs.IntVar(&c.pc.MaxPlies, "max-plies", 400, "a game this long is a draw")
+	fs.Uint64Var(&c.s.Play.Nodes, "nodes", 20000, "nodes per move")
+	fs.IntVar(&c.s.Play.Depth, "depth", 0, "depth per move instead of a node budget")
+	fs.IntVar(&c.s.Play.OpeningPlies, "opening-plies", 4, "random legal actions before the engines play")
+	fs.IntVar(&c.s.Play.MaxPlies, "max-plies", 400, "a game this long is a draw")
 	fs.StringVar(&c.variant, "variant", rules.Presets[0].Key, "rule preset")
-	fs.Uint64Var(&c.seed, "seed", 1, "first opening seed (pair i uses seed+i)")
-	fs.IntVar(&c.workers, "workers", 2, "games played at once")
+	fs.Uint64Var(&c.s.Seed, "seed", 1, "first opening seed (pair i uses seed+i)")
+	fs.IntVar(&c.s.Workers, "workers", 2, "games played at once")
 }
 
 // parseFlags parses a subcommand's flags; it returns the exit code when the
@@ -140,7 +131,7 @@ func (c *common) parse(fs *pflag.FlagSet, args []string, stdout, stderr io.Write
 
 // check validates the shared flags and resolves the variant.
 func (c *common) check() error {
-	pc, workers := &c.pc, c.workers
+	pc, workers := &c.s.Play, c.s.Workers
 	p, ok := rules.PresetByName(c.variant)
 	if !ok {
 		return fmt.Errorf("--variant %q: unknown (want one of %s)", c.variant, strings.Join(rules.PresetKeys(), ", "))
@@ -185,19 +176,7 @@ func runScreen(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "milltune screen: %v\n", err)
 		return cli.ExitUsage
 	}
-	var mu sync.Mutex
-	t := tune.NewTally()
-	n := (games + 1) / 2
-	type engines struct{ a, b *search.Engine }
-	tune.Pairs(ctx, n, c.workers, func() engines { return engines{cfgA.NewEngine(), cfgB.NewEngine()} },
-		func(es engines, i int) {
-			r := tune.PlayPair(es.a, es.b, &c.pc, c.seed+uint64(i))
-			mu.Lock()
-			defer mu.Unlock()
-			t.Add(r)
-			fmt.Fprintf(stderr, "\rgame %d/%d: A vs B +%d =%d -%d", t.W+t.D+t.L, 2*n, t.W, t.D, t.L)
-		})
-	fmt.Fprintln(stderr)
+	t := c.s.Screen(ctx, stderr, cfgA, cfgB, games)
 	fmt.Fprintln(stdout, t.String())
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "milltune screen: interrupted; the result covers the games played")
@@ -237,17 +216,7 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "milltune spsa: --tune: %v\n", err)
 		return cli.ExitUsage
 	}
-	type engines struct{ a, b *search.Engine }
-	tune.Pairs(ctx, iters, c.workers, func() engines { return engines{search.New(4), search.New(4)} },
-		func(es engines, it int) {
-			pa, pb, delta := sp.Perturb(c.seed + uint64(it))
-			es.a.SetEvalParams(&pa)
-			es.b.SetEvalParams(&pb)
-			r := tune.PlayPair(es.a, es.b, &c.pc, c.seed+uint64(it))
-			if done := sp.Step(delta, r.Score-1); done%100 == 0 {
-				fmt.Fprintf(stderr, "after %d pairs: %s\n", done, sp.String())
-			}
-		})
+	c.s.Tune(ctx, stderr, sp, iters)
 	fmt.Fprintln(stdout, sp.String())
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "milltune spsa: interrupted; resume with --start and the weights above")
@@ -256,12 +225,8 @@ func runSPSA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// runOpenings writes openings that reach the endgame: each is the first
-// position of a self-play game (from a seeded random opening, the engine at
-// a fixed node budget on both sides) with both hands empty, no removal
-// pending and at most --max-pieces pieces on the board, as a millmatch
-// opening line "fen <FEN>". Games that never get there give none; equal
-// positions are written once.
+// runOpenings implements 'milltune openings': the positions that reach the
+// endgame of tune.Session.Openings, as millmatch opening lines "fen <FEN>".
 func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var (
 		c         common
@@ -277,33 +242,11 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if code, ok := c.parse(fs, args, stdout, stderr, "openings", "Usage: milltune openings [--count N] [--max-pieces N] [--min-pieces N] [--nodes N] [--seed S]"); !ok {
 		return code
 	}
-	if count < 1 || minPieces < 2*c.pc.Rules.PiecesAtLeastCount || maxPieces < minPieces {
-		fmt.Fprintf(stderr, "milltune openings: want --count >= 1 and %d <= --min-pieces <= --max-pieces\n", 2*c.pc.Rules.PiecesAtLeastCount)
+	if count < 1 || minPieces < 2*c.s.Play.Rules.PiecesAtLeastCount || maxPieces < minPieces {
+		fmt.Fprintf(stderr, "milltune openings: want --count >= 1 and %d <= --min-pieces <= --max-pieces\n", 2*c.s.Play.Rules.PiecesAtLeastCount)
 		return cli.ExitUsage
 	}
-	// Games are played in batches and taken in the order of their seeds, so
-	// the file is the same whatever the number of workers.
-	seen := map[string]bool{}
-	var found []string
-	games := 0
-	for batch := 0; len(found) < count && batch < 50 && ctx.Err() == nil; batch++ {
-		n := 2 * count
-		fens := make([]string, n)
-		tune.Pairs(ctx, n, c.workers, func() *search.Engine { return search.New(8) }, func(e *search.Engine, i int) {
-			if fen, ok := endgameOf(e, &c.pc, c.seed+uint64(batch*n+i), minPieces, maxPieces); ok {
-				fens[i] = fen
-			}
-		})
-		for _, fen := range fens {
-			games++
-			if fen != "" && !seen[fen] && len(found) < count {
-				seen[fen] = true
-				found = append(found, fen)
-			}
-		}
-		fmt.Fprintf(stderr, "\ropenings %d/%d from %d games", len(found), count, games)
-	}
-	fmt.Fprintln(stderr)
+	found, games := c.s.Openings(ctx, stderr, count, minPieces, maxPieces)
 	for _, fen := range found {
 		fmt.Fprintf(stdout, "fen %s\n", fen)
 	}
@@ -312,24 +255,4 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 1
 	}
 	return 0
-}
-
-// endgameOf plays one self-play game from the random opening of seed and
-// returns the FEN of its first position in the wanted range.
-func endgameOf(se *search.Engine, pc *tune.PlayConfig, seed uint64, minPieces, maxPieces int) (string, bool) {
-	e := engine.New(se, 0, zerolog.Nop()) // plays as the UCI engine's go does
-	rng := rand.New(rand.NewPCG(seed, 0x6f70656e))
-	g := position.NewGame(pc.Rules, position.New(&pc.Rules))
-	match.PlayRandom(g, pc.OpeningPlies, rng, nil)
-	e.NewGame()
-	for ply := 0; ply < pc.MaxPlies && !g.Pos.IsOver(); ply++ {
-		p := &g.Pos
-		n := p.OnBoard(position.White) + p.OnBoard(position.Black)
-		if p.InHand(position.White) == 0 && p.InHand(position.Black) == 0 && p.Action() != position.Remove &&
-			n >= minPieces && n <= maxPieces {
-			return p.FEN(), true
-		}
-		g.Play(e.Play(g, search.Limits{Nodes: pc.Nodes}, 1, nil).Move)
-	}
-	return "", false
 }

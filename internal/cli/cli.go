@@ -1,13 +1,14 @@
 // Package cli is what the three commands (millengine, millmatch, milltune)
 // share about being commands: their exit codes, how a signal stops them and
-// what status it leaves, and the range check of a numeric flag, so that they
-// behave alike on the command line.
+// what status it leaves, the range check of a numeric flag and whether an
+// output is a terminal, so that they behave alike on the command line.
 package cli
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -80,3 +81,14 @@ func CheckRange(flag string, v, lo, hi int) error {
 // SignalCause is the cause SignalContext gives a context when sig stops it;
 // tests stop a command as a signal would.
 func SignalCause(sig syscall.Signal) error { return signalError{sig} }
+
+// IsTerminal reports whether w is a character device (a terminal): a
+// progress line is then rewritten in place and a log may have colours.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

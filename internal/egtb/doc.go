@@ -33,5 +33,5 @@
 //
 // Index: positions are reduced by the 16 symmetries of the board (see bitboard.Symmetry and
 // sector); the share of slots used is about 0.8 for three pieces to move and
-// above 0.87 for more (see the README).
+// above 0.87 for more (see docs/tables.md).
 package egtb

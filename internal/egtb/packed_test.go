@@ -29,7 +29,7 @@ func packedGame(t *testing.T) (plain, packed string) {
 	t.Helper()
 	plain = gameTables(t).Dir()
 	packOnce.Do(func() {
-		if packDir, packErr = sharedTempDir("egtb-packed"); packErr != nil {
+		if packDir, packErr = os.MkdirTemp("", "egtb-packed"); packErr != nil {
 			return
 		}
 		packErr = PackDir(context.Background(), plain, packDir, PackOptions{Threads: 2}, func(PackReport) {})

@@ -320,3 +320,28 @@ func (t *Tables) Result(mover, other bb.Bitboard, mf, of int) (int8, bool) {
 	}
 	return 0, true
 }
+
+// SectorBalance returns, for the side to move of p, the balance of the
+// sector p belongs to: its wins less its losses over all its positions (the
+// build's counts, every placement weighted alike), from −1 (every position
+// lost) to 1, and whether the tables hold that sector. It is Malom's idea
+// of a sector's value, what the sectors policy of a drawn root ranks by.
+func (t *Tables) SectorBalance(r *rules.Rules, p *position.Position) (float64, bool) {
+	if t == nil || t.game == nil || !t.Covers(r) {
+		return 0, false
+	}
+	us := p.SideToMove()
+	s := SectorSpec{M: p.OnBoard(us), O: p.OnBoard(us ^ 1), MF: p.InHand(us), OF: p.InHand(us ^ 1)}
+	var tb *table
+	switch {
+	case s.Placing():
+		tb = t.placingTable(s)
+	default:
+		tb = t.lookupWDL(s.M, s.O)
+	}
+	if tb == nil || tb.hdr.stats.Positions == 0 {
+		return 0, false
+	}
+	st := tb.hdr.stats
+	return (float64(st.Wins) - float64(st.Losses)) / float64(st.Positions), true
+}

@@ -216,7 +216,7 @@ func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bo
 			for _, x := range rl.Slice() {
 				d := c
 				d.Do(r, x)
-				w, ok := t.afterTurn(r, &d, us)
+				w, ok := t.afterTurn(&d, us)
 				if !ok {
 					return 0, false
 				}
@@ -226,7 +226,7 @@ func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bo
 			}
 		} else {
 			var ok bool
-			if v, ok = t.afterTurn(r, &c, us); !ok {
+			if v, ok = t.afterTurn(&c, us); !ok {
 				return 0, false
 			}
 		}
@@ -240,7 +240,7 @@ func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bo
 // afterTurn is the code, for us, of the position c reached by our turn: won
 // or lost when the game ended, else its code in the tables turned for us. A
 // removal still pending is not a position the tables hold.
-func (t *Tables) afterTurn(r *rules.Rules, c *position.Position, us position.Color) (uint8, bool) {
+func (t *Tables) afterTurn(c *position.Position, us position.Color) (uint8, bool) {
 	if c.IsOver() {
 		switch res, _ := c.Result(); res {
 		case position.Winner(us):
@@ -250,14 +250,16 @@ func (t *Tables) afterTurn(r *rules.Rules, c *position.Position, us position.Col
 		}
 		return codeLoss, true
 	}
-	if c.SideToMove() == us {
+	if c.SideToMove() == us || c.PendingRemovals(us^1) != 0 {
 		return 0, false
 	}
-	e, ok := t.Lookup(r, c)
-	if !ok {
+	// The opponent to move, to place or to slide: its table's entry (the
+	// placing tables' when it still holds pieces, else the moving phase's).
+	code, ok := t.probePlacing(c.Pieces(us^1), c.Pieces(us), c.InHand(us^1), c.InHand(us))
+	if !ok || code == codeUnused {
 		return 0, false
 	}
-	return codeParent[codeOfValue(e.Value)], true
+	return codeParent[code], true
 }
 
 // codeOfValue is the two-bit code of a Value's result.

@@ -31,7 +31,6 @@ var wantCounts = map[SectorSpec]struct {
 var (
 	sharedMu   sync.Mutex
 	sharedDirs = map[Params]string{} // directories with tables up to 6 pieces (3v3), built once per run
-	otherDirs  []string              // other directories built once per run
 )
 
 // sharedDir returns a directory holding the standard 3v3 table, built once
@@ -77,8 +76,8 @@ func TestMain(m *testing.M) {
 	for _, d := range sharedDirs {
 		os.RemoveAll(d)
 	}
-	for _, d := range otherDirs {
-		os.RemoveAll(d)
+	if packDir != "" {
+		os.RemoveAll(packDir)
 	}
 	os.Exit(code)
 }

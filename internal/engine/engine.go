@@ -67,7 +67,8 @@ type Engine struct {
 	tables      *egtb.Tables // opened for the current rules, or nil
 	tablesNote  string       // why the tables are not used, said once at the next go
 	tablesNoted bool
-	damageSaid  int // the tables' damaged files said so far
+	damageSaid  int  // the tables' damaged files said so far
+	limited     bool // the search plays at a level below full strength: no book
 
 	perfectUse        bool          // UsePerfectDatabase
 	perfectDir        string        // PerfectDatabasePath
@@ -361,6 +362,14 @@ func BookLine(en book.Entry) string {
 	return b.String()
 }
 
+// SetOptions hands the search options to the searcher and notes whether
+// they limit the strength: a level plays without the book, as a person
+// does.
+func (e *Engine) SetOptions(o search.Options) {
+	e.limited = o.Limited()
+	e.Searcher.SetOptions(o)
+}
+
 // PlaysFromBook reports whether a go with lim (and multiPV lines) asks for
 // a move to play, which the book may answer, rather than for a search to
 // look at.
@@ -403,7 +412,7 @@ func (e *Engine) AtGo(g *position.Game, lim *search.Limits, multiPV int) (Notes,
 		e.bookNote = ""
 	}
 	en, ok := e.BookEntry(g)
-	if !ok {
+	if !ok || e.limited {
 		return notes, BookAnswer{}, false
 	}
 	notes = append(notes, "book "+BookLine(en))
@@ -481,8 +490,8 @@ func (e *Engine) tablesNotes(g *position.Game, notes Notes) (Notes, bool) {
 	}
 	acts, ok := egtb.RankRootWith(src, g)
 	notes = e.damageNotes(notes)
-	if !ok {
-		return notes, false
+	if !ok || e.limited {
+		return notes, false // a level does not show what it does not know
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "egtb %s moves", acts[0].Token())

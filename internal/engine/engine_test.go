@@ -84,6 +84,13 @@ func TestBookAtGo(t *testing.T) {
 	if a := e.Play(g, search.Limits{MoveTime: 1}, 2, nil); a.FromBook {
 		t.Fatal("MultiPV 2 was answered by the book")
 	}
+	// A level below full strength plays as a person: no book.
+	o := search.DefaultOptions()
+	o.LimitStrength, o.Elo = true, 800
+	e.SetOptions(o)
+	if a := e.Play(g, search.Limits{MoveTime: 1}, 1, nil); a.FromBook || f.searches == 0 || len(a.Notes) != 0 {
+		t.Fatalf("UCI_Elo 800: %+v after %d searches, want a search and no book note", a, f.searches)
+	}
 }
 
 // A proven value in the book is kept: the answer is a book action that

@@ -37,7 +37,7 @@ const slotUsed = 1 << 63
 // visits the same nodes (the bench signature is unchanged) in less time:
 // paired runs of `bench` took 16 % less time at depth 8 and 11 % less at
 // depth 11. BenchmarkEvalCache (plain PVS, no MTD(f) re-searches) shows no
-// gain, and in games at 100 ms nodes/s rose only ~1 % (README, Figures).
+// gain, and in games at 100 ms nodes/s rose only ~1 % (docs/speed.md, bench).
 //
 // The evaluation depends on the rules and the weights as well, and a
 // search may run under other rules than the last (the same position scores

@@ -15,5 +15,7 @@
 //     parallel workers with their own engine processes that are restarted
 //     after a fault, the SPRT stop, the JSON-lines records;
 //   - stats.go: score, Elo with its 95 % interval, LOS and the SPRT;
-//   - report.go: the live lines and the final tables.
+//   - report.go: the live lines and the final tables;
+//   - setup.go: a match as millmatch's command line gives it, checked
+//     into a Config, with its output files and its header.
 package match

@@ -244,6 +244,10 @@ type Answer struct {
 	Depth   int           // the last depth reported in an info line, 0 if none
 	NPS     int64         // the last nodes per second reported, 0 if none
 	Score   string        // the last score reported ("cp 12", "mate 3", or Sanmill's bare number)
+	// Notes are the engine's "info string" lines before its answer, without
+	// the prefix: its own account of the move (millengine's: what the
+	// tables say of every action, which one its policy preferred).
+	Notes []string
 }
 
 // StartConfig holds what starting an engine needs besides its spec.
@@ -671,6 +675,9 @@ func (p *Process) Go(ctx context.Context, positionCmd, goCmd string, deadline ti
 	}
 }
 
+// maxNotes bounds the info strings kept of one answer.
+const maxNotes = 16
+
 // parseAnswerLine reads info fields into a and reports whether the line
 // carries the best move.
 func parseAnswerLine(line string, a *Answer) bool {
@@ -689,6 +696,9 @@ func parseAnswerLine(line string, a *Answer) bool {
 		return false
 	}
 	if len(f) > 1 && f[1] == "string" {
+		if len(a.Notes) < maxNotes {
+			a.Notes = append(a.Notes, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "info string")))
+		}
 		return false
 	}
 	for i := 1; i < len(f); i++ {

@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -25,14 +26,14 @@ func TestParseAnswerLine(t *testing.T) {
 		{"info depth 7 seldepth 9 score cp -35 nodes 1000 nps 250000 time 4 pv a7 b4", false,
 			Answer{Depth: 7, NPS: 250000, Score: "cp -35"}},
 		{"info depth 3 score mate 2 pv d6 bestmove", false, Answer{Depth: 3, Score: "mate 2"}},
-		{"info string bestmove soon depth 4", false, Answer{}},
+		{"info string bestmove soon depth 4", false, Answer{Notes: []string{"bestmove soon depth 4"}}},
 		{"info depth x nps -5", false, Answer{}},
 		{"readyok", false, Answer{}},
 		{"", false, Answer{}},
 	}
 	for _, c := range cases {
 		var a Answer
-		if done := parseAnswerLine(c.line, &a); done != c.done || a != c.want {
+		if done := parseAnswerLine(c.line, &a); done != c.done || !reflect.DeepEqual(a, c.want) {
 			t.Errorf("%q: done %v %+v, want %v %+v", c.line, done, a, c.done, c.want)
 		}
 	}

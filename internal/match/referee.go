@@ -65,6 +65,7 @@ type Outcome struct {
 	Reason      string   // human-readable detail
 	Faulty      int      // side (0 white, 1 black) whose process must be restarted, or -1
 	Moves       []string // the engines' tokens after the opening
+	Notes       []string // each move's info strings, joined by " | " ("" for none)
 	Plies       int      // all actions of the game, opening included
 	FinalFEN    string
 	Sides       [2]SideStats
@@ -237,5 +238,6 @@ func PlayGame(ctx context.Context, cfg GameConfig, players [2]Player) Outcome {
 		}
 		g.Play(m)
 		tokens = append(tokens, m.String())
+		out.Notes = append(out.Notes, strings.Join(ans.Notes, " | "))
 	}
 }

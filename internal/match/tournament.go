@@ -190,28 +190,31 @@ func Schedule(engines, games int, openings []Opening) []Job {
 
 // GameRecord is one finished game as written to the JSON-lines file.
 type GameRecord struct {
-	Game         int              `json:"game"`
-	White        string           `json:"white"`
-	Black        string           `json:"black"`
-	Variant      string           `json:"variant"`
-	TimeControl  string           `json:"time_control"`
-	OpeningIndex int              `json:"opening_index"`
-	OpeningFEN   string           `json:"opening_fen,omitempty"`
-	Opening      []string         `json:"opening"`
-	Moves        []string         `json:"moves"`
-	Result       string           `json:"result"`
-	Winner       string           `json:"winner,omitempty"`
-	Termination  Termination      `json:"termination"`
-	Reason       string           `json:"reason"`
-	Plies        int              `json:"plies"`
-	FinalFEN     string           `json:"final_fen"`
-	TimeMs       PerSide[int64]   `json:"time_ms"`
-	Actions      PerSide[int]     `json:"actions"`
-	AvgDepth     PerSide[float64] `json:"avg_depth"`
-	AvgNPS       PerSide[float64] `json:"avg_nps"`
-	DepthN       PerSide[int]     `json:"depth_n"` // actions AvgDepth is over
-	NPSN         PerSide[int]     `json:"nps_n"`   // actions AvgNPS is over
-	WallMs       int64            `json:"wall_ms"`
+	Game         int      `json:"game"`
+	White        string   `json:"white"`
+	Black        string   `json:"black"`
+	Variant      string   `json:"variant"`
+	TimeControl  string   `json:"time_control"`
+	OpeningIndex int      `json:"opening_index"`
+	OpeningFEN   string   `json:"opening_fen,omitempty"`
+	Opening      []string `json:"opening"`
+	Moves        []string `json:"moves"`
+	// Notes holds, for each of Moves, the engine's info strings for it
+	// (joined by " | "): its own account of why it played it.
+	Notes       []string         `json:"notes,omitempty"`
+	Result      string           `json:"result"`
+	Winner      string           `json:"winner,omitempty"`
+	Termination Termination      `json:"termination"`
+	Reason      string           `json:"reason"`
+	Plies       int              `json:"plies"`
+	FinalFEN    string           `json:"final_fen"`
+	TimeMs      PerSide[int64]   `json:"time_ms"`
+	Actions     PerSide[int]     `json:"actions"`
+	AvgDepth    PerSide[float64] `json:"avg_depth"`
+	AvgNPS      PerSide[float64] `json:"avg_nps"`
+	DepthN      PerSide[int]     `json:"depth_n"` // actions AvgDepth is over
+	NPSN        PerSide[int]     `json:"nps_n"`   // actions AvgNPS is over
+	WallMs      int64            `json:"wall_ms"`
 
 	job     Job
 	outcome Outcome
@@ -228,7 +231,7 @@ func newRecord(cfg *Config, job Job, o Outcome, wall time.Duration) GameRecord {
 		Game: job.Number, White: cfg.Engines[job.White].Name, Black: cfg.Engines[job.Black].Name,
 		Variant: cfg.Variant.Key, TimeControl: cfg.TC.String(),
 		OpeningIndex: job.OpeningIndex + 1, OpeningFEN: job.Opening.FEN,
-		Opening: append([]string{}, job.Opening.Moves...), Moves: append([]string{}, o.Moves...),
+		Opening: append([]string{}, job.Opening.Moves...), Moves: append([]string{}, o.Moves...), Notes: notesOf(o.Notes),
 		Result: record.ResultToken(o.Result), Termination: o.Termination, Reason: o.Reason,
 		Plies: o.Plies, FinalFEN: o.FinalFEN, WallMs: wall.Milliseconds(),
 		job: job, outcome: o,
@@ -247,6 +250,16 @@ func newRecord(cfg *Config, job Job, o Outcome, wall time.Duration) GameRecord {
 	r.DepthN = PerSide[int]{s[0].DepthN, s[1].DepthN}
 	r.NPSN = PerSide[int]{s[0].NPSN, s[1].NPSN}
 	return r
+}
+
+// notesOf returns a game's notes for its record, nil when no move has one.
+func notesOf(notes []string) []string {
+	for _, n := range notes {
+		if n != "" {
+			return append([]string{}, notes...)
+		}
+	}
+	return nil
 }
 
 // finished lists the results of a finished game.

@@ -53,7 +53,7 @@ func TestMatchRandomEngines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := baseConfig(engine("seed1", "--seed", "1"), engine("seed2", "--seed", "2"))
+	cfg := baseConfig(engine("seed1", "--seed", "1", "--note"), engine("seed2", "--seed", "2"))
 	cfg.Games, cfg.Openings = 8, ops
 	var live, recs bytes.Buffer
 	cfg.Live, cfg.Records = &live, &recs
@@ -91,6 +91,26 @@ func TestMatchRandomEngines(t *testing.T) {
 		}
 		if g.AvgDepth.White != 3 || g.AvgNPS.Black != 100000 {
 			t.Errorf("game %d: depth %v nps %v, want the engines' reports 3 and 100000", g.Game, g.AvgDepth, g.AvgNPS)
+		}
+		// seed1 gives its account of every move, seed2 none.
+		if len(g.Notes) != len(g.Moves) {
+			t.Fatalf("game %d: %d notes for %d moves", g.Game, len(g.Notes), len(g.Moves))
+		}
+		noted, want := 0, g.Actions.White
+		if g.White != "seed1" {
+			want = g.Actions.Black
+		}
+		for i, n := range g.Notes {
+			if n == "" {
+				continue
+			}
+			noted++
+			if !strings.HasPrefix(n, "chose "+g.Moves[i]+" among ") {
+				t.Errorf("game %d move %d %s: note %q", g.Game, i, g.Moves[i], n)
+			}
+		}
+		if noted != want {
+			t.Errorf("game %d: %d notes, want one for each of seed1's %d actions", g.Game, noted, want)
 		}
 	}
 	if len(byOpening) != 4 {

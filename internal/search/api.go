@@ -119,15 +119,32 @@ type Options struct {
 	// evaluation and Contempt, without the tables below the root (to them
 	// every such move is a draw), and reports the draw: over the same 40
 	// openings at 1 s a move that converted more draws into wins against
-	// both Sanmill engines than the tables' choice (README, "Against
-	// Sanmill's engines with the whole moving phase").
+	// both Sanmill engines than the tables' choice (docs/strength.md,
+	// "Against Sanmill's engines with the whole moving phase").
 	TableWinningChances bool
+	// Policy chooses among the drawing actions of a drawn root the tables
+	// know (see Policy); TableWinningChances, when set, means PolicyReplies.
+	Policy Policy
+	// ModelDepth, ModelTemperature (centipawns) and ModelMinChance shape
+	// PolicyModel's opponent: the depth of its search, how widely its
+	// choice spreads over replies that score alike, and the least chance of
+	// a losing reply for which the model decides instead of the search.
+	ModelDepth       int
+	ModelTemperature int
+	ModelMinChance   float64
+	// LimitStrength and Elo (UCI_LimitStrength, UCI_Elo) make the engine
+	// play at the level whose Elo is nearest (see Levels); SkillLevel
+	// below MaxSkillLevel does too, mapped onto the same scale.
+	LimitStrength bool
+	Elo           int
 }
 
 // DefaultOptions returns the options of a fresh engine.
 func DefaultOptions() Options {
 	return Options{Threads: 1, MultiPV: 1, MoveOverhead: 10 * time.Millisecond,
-		SkillLevel: MaxSkillLevel, Algorithm: MTDF, MaxQuiescenceDepth: 2}
+		SkillLevel: MaxSkillLevel, Algorithm: MTDF, MaxQuiescenceDepth: 2,
+		ModelDepth: DefaultModelDepth, ModelTemperature: DefaultModelTemperature, ModelMinChance: DefaultModelMinChance,
+		Elo: DefaultElo}
 }
 
 // Info is the progress report of one completed iteration (or a periodic

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -56,7 +57,6 @@ type searchRun struct {
 	lim        Limits
 	opts       Options // the engine's options, adjusted for this search (skill, MultiPV)
 	maxDepth   int
-	skill      bool // SkillLevel below the maximum: a weaker move is chosen at the end
 	soft, hard time.Duration
 	report     func(Info)
 	workers    []*worker    // the workers of this search, the main one first
@@ -256,6 +256,16 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 		e.holdUntilReleased(&lim)
 		return Result{}
 	}
+	if o := e.Options(); o.level() != nil {
+		l := o.level()
+		// A level plays as a person of its strength: no tables, no proof.
+		m, score, pv := e.levelMove(g, moves, l)
+		if report != nil {
+			report(Info{Note: fmt.Sprintf("level %s (Elo %d): %s", l.Name, l.Elo, m)})
+		}
+		e.holdUntilReleased(&lim)
+		return Result{BestMove: m, Score: score, Depth: l.Depth, PV: append([]position.Move{}, pv...)}
+	}
 	var tables *egtb.Tables
 	var proof *proofResult
 	if e.tables.Covers(&g.Rules) {
@@ -264,7 +274,27 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	if src := e.rootSource(tables); src != nil {
 		if acts := tableRoot(src, g, moves); len(acts) > 0 {
 			from := sourceOf(acts)
-			if e.Options().TableWinningChances || acts[0].Class != egtb.DrawPlays {
+			opts := e.Options()
+			pol := opts.drawPolicy()
+
+			if acts[0].Class == egtb.DrawPlays {
+				switch pol {
+				case PolicySectors:
+					if tables != nil {
+						acts = sectorOrder(tables, g, acts)
+					}
+				case PolicyModel:
+					if order, note, ok := e.modelOrder(g, lim, src, acts); ok {
+						if report != nil {
+							report(Info{Note: note})
+						}
+						return e.tableAnswer(g, lim, report, src, order, from)
+					} else if report != nil && note != "" {
+						report(Info{Note: note})
+					}
+				}
+			}
+			if pol == PolicyReplies || pol == PolicySectors || acts[0].Class != egtb.DrawPlays {
 				return e.tableAnswer(g, lim, report, src, acts, from)
 			}
 			// A drawn root: the search chooses among the drawing moves,
@@ -278,6 +308,9 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 			}
 			tables = nil
 			proof = &proofResult{value: solve.Draw, kept: moves, outcome: OutcomeDraw, source: from}
+			if report != nil && len(moves) > 1 && pol == PolicySearch {
+				report(Info{Note: fmt.Sprintf("policy search: the search chooses among the %d drawing actions", len(moves))})
+			}
 		}
 	}
 	if tables != nil {
@@ -417,11 +450,6 @@ func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves 
 	if nMoves == 1 && (lim.HasClock() || lim.MoveTime > 0) && !lim.Infinite && !lim.Ponder && lim.Depth == 0 {
 		s.maxDepth = 1
 	}
-	s.skill = s.opts.SkillLevel < MaxSkillLevel
-	if s.skill {
-		s.maxDepth = min(s.maxDepth, 1+s.opts.SkillLevel/2)
-		s.opts.MultiPV = max(s.opts.MultiPV, 4)
-	}
 	s.opts.MultiPV = min(s.opts.MultiPV, nMoves)
 	s.draw = drawScores(&s.opts, &s.lim, g.Pos.SideToMove())
 	return s
@@ -484,22 +512,13 @@ func (e *Engine) startWorkers(s *searchRun, g *position.Game, order []position.M
 }
 
 // result collects the search's answer from the main worker: its best move
-// (or, with SkillLevel, a weaker one), score, PV and the nodes of all workers.
+// score, PV and the nodes of all workers.
 func (e *Engine) result(s *searchRun, main *worker) Result {
 	res := Result{BestMove: main.bestMove, Score: main.bestScore, Depth: main.bestDepth, PV: main.bestPV}
 	if res.BestMove == position.NoMove {
 		// Stopped before the first iteration ended: take the best-ordered move.
 		res.BestMove = main.rootMoves[0].move
 		res.PV = []position.Move{res.BestMove}
-	}
-	if s.skill {
-		res.BestMove = e.pickWeaker(main, s.opts.SkillLevel)
-		res.PV = []position.Move{res.BestMove}
-		for _, rm := range main.rootMoves {
-			if rm.move == res.BestMove && len(rm.pv) > 0 {
-				res.PV = append([]position.Move(nil), rm.pv...)
-			}
-		}
 	}
 	for _, w := range s.workers {
 		w.published.Store(w.nodes)

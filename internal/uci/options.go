@@ -149,6 +149,12 @@ func (s *session) engineOptions() []*option {
 		spin("SkillLevel", d.SkillLevel, 0, search.MaxSkillLevel, func(_ *session, v int) {
 			setSearch(func(o *search.Options) { o.SkillLevel = v })
 		}),
+		check("UCI_LimitStrength", d.LimitStrength, func(_ *session, v bool) {
+			setSearch(func(o *search.Options) { o.LimitStrength = v })
+		}),
+		spin("UCI_Elo", d.Elo, search.MinElo, search.FullStrengthElo, func(_ *session, v int) {
+			setSearch(func(o *search.Options) { o.Elo = v })
+		}),
 		check("Shuffling", d.Shuffling, func(_ *session, v bool) {
 			setSearch(func(o *search.Options) { o.Shuffling = v })
 		}),
@@ -174,6 +180,21 @@ func (s *session) engineOptions() []*option {
 		check("UCI_ShowWDL", false, func(s *session, v bool) { s.showWDL = v }),
 		check("TableWinningChances", d.TableWinningChances, func(_ *session, v bool) {
 			setSearch(func(o *search.Options) { o.TableWinningChances = v })
+		}),
+		{name: "WinningPolicy", kind: kindCombo, def: d.Policy.String(), vars: search.PolicyNames(),
+			set: func(s *session, value string) error {
+				p, err := search.ParsePolicy(strings.TrimSpace(value))
+				if err != nil {
+					return fmt.Errorf("option WinningPolicy: %w", err)
+				}
+				setSearch(func(o *search.Options) { o.Policy = p })
+				return nil
+			}},
+		spin("ModelDepth", d.ModelDepth, 1, search.MaxModelDepth, func(_ *session, v int) {
+			setSearch(func(o *search.Options) { o.ModelDepth = v })
+		}),
+		spin("ModelTemperature", d.ModelTemperature, 1, search.MaxModelTemperature, func(_ *session, v int) {
+			setSearch(func(o *search.Options) { o.ModelTemperature = v })
 		}),
 		{name: "EGTBPath", kind: kindString, def: s.cfg.EGTBPath,
 			set: func(s *session, value string) error { return s.setTablesDir(value) }},

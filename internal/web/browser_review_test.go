@@ -367,11 +367,15 @@ func TestBrowserExport(t *testing.T) {
 // PiecesCount); the engine's own options (Contempt, UCI_AnalyseMode,
 // BookVariety, Threads, Hash up to the server's cap) are apart, paths not
 // shown; changing one keeps the game in progress. Before, Contempt and its
-// like were rule options and changing one started a new game.
+// like were rule options and changing one started a new game. The engine's
+// levels are offered by name in the Level select (not UCI_LimitStrength and
+// UCI_Elo apart); choosing one gives the engine exactly the setoptions of
+// the level, read from what the engine received.
 func TestBrowserOptions(t *testing.T) {
 	lim := DefaultLimits
 	lim.MaxHashMB = 64
-	_, b := boardTab(t, Config{Engine: millengineCmd(t), Limits: lim}, "")
+	engine, received := recordingEngine(t)
+	_, b := boardTab(t, Config{Engine: engine, Limits: lim}, "")
 	ruleNames := eval[[]string](b, `[...document.querySelectorAll('#rule-options input')].map(e => e.dataset.option)`)
 	var want []string
 	for _, p := range rules.Params {
@@ -386,7 +390,8 @@ func TestBrowserOptions(t *testing.T) {
 			t.Errorf("engine options %q lack %s", engineNames, n)
 		}
 	}
-	for _, n := range []string{"Book", "EGTBPath", "PieceCount", "FlyPieceCount", "Variant", "MultiPV", "PiecesCount"} {
+	for _, n := range []string{"Book", "EGTBPath", "PieceCount", "FlyPieceCount", "Variant", "MultiPV", "PiecesCount",
+		"UCI_LimitStrength", "UCI_Elo"} {
 		if slices.Contains(engineNames, n) {
 			t.Errorf("engine options %q show %s", engineNames, n)
 		}
@@ -410,6 +415,47 @@ func TestBrowserOptions(t *testing.T) {
 		if !slices.Equal(s.Moves, before.Moves) || s.FEN != before.FEN || s.Variant != "nine-mens-morris" {
 			t.Fatalf("after %s the game is %q (%s), was %q", tc.name, s.Moves, s.Variant, before.Moves)
 		}
+	}
+	// The levels, by name and Elo, full strength (the engine's default)
+	// last and chosen.
+	levels := eval[[]string](b, `[...document.querySelectorAll('#level option')].map(e => e.value + '=' + e.textContent)`)
+	if want := []string{"beginner=beginner (600)", "novice=novice (800)", "casual=casual (1000)", "club=club (1200)",
+		"strong club=strong club (1400)", "expert=expert (1600)", "master=master (1800)",
+		"full strength=full strength (2000)"}; !slices.Equal(levels, want) {
+		t.Fatalf("Level select %q, want %q", levels, want)
+	}
+	level := func() string { return eval[string](b, `document.getElementById('level').value`) }
+	if v := level(); v != "full strength" || eval[bool](b, `document.getElementById('lbl-level').hidden`) {
+		t.Fatalf("Level select at %q (or hidden), want full strength shown", v)
+	}
+	for _, tc := range []struct {
+		level string
+		lines []string // the setoptions the engine receives for it
+	}{
+		{"club", []string{"setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1200"}},
+		{"full strength", []string{"setoption name UCI_LimitStrength value false"}},
+	} {
+		n := len(receivedSetoptions(t, received))
+		b.choose("level", tc.level)
+		s := b.waitFor(tc.level, func(s snapshot) bool { return s.Settled && len(receivedSetoptions(t, received)) >= n+len(tc.lines) })
+		time.Sleep(100 * time.Millisecond) // nothing more comes
+		if got := receivedSetoptions(t, received)[n:]; !slices.Equal(got, tc.lines) {
+			t.Fatalf("level %s: the engine received %q, want %q", tc.level, got, tc.lines)
+		}
+		if v := level(); v != tc.level {
+			t.Fatalf("Level select at %q after choosing %s", v, tc.level)
+		}
+		if !slices.Equal(s.Moves, before.Moves) || s.FEN != before.FEN {
+			t.Fatalf("after level %s the game is %q, was %q", tc.level, s.Moves, before.Moves)
+		}
+	}
+	// Everything the page set, as the engine received it.
+	if got, want := receivedSetoptions(t, received), []string{
+		"setoption name Contempt value 30", "setoption name Threads value 2", "setoption name UCI_AnalyseMode value true",
+		"setoption name Hash value 32", "setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1200",
+		"setoption name UCI_LimitStrength value false",
+	}; !slices.Equal(got, want) {
+		t.Fatalf("the engine received %q, want %q", got, want)
 	}
 	if n := b.notices(); len(n) != 0 {
 		t.Fatalf("notices %q", n)

@@ -864,11 +864,16 @@ func TestBrowserFEN(t *testing.T) {
 
 // TestBrowserEngineCrash kills the tab's engine in a game from a FEN: the
 // page says so, the server starts another engine, the page sets it up
-// again and the game is the same and goes on.
+// again (the variant and the level chosen) and the game is the same and
+// goes on.
 func TestBrowserEngineCrash(t *testing.T) {
 	_, b := boardTab(t, Config{Engine: millengineCmd(t)}, "")
 	b.choose("limit", "depth")
 	b.choose("depth", "1")
+	b.choose("level", "casual")
+	b.waitFor("the level", func(s snapshot) bool {
+		return s.Settled && strings.Contains(b.logTail(40), "> setoption name UCI_Elo value 1000")
+	})
 	fg := newGame(t, rules.Default(), movingFEN)
 	s := b.loadFEN(movingFEN)
 	from, to, _ := strings.Cut(s.Legal[0], "-")
@@ -893,6 +898,23 @@ func TestBrowserEngineCrash(t *testing.T) {
 		t.Fatalf("after the restart: %s %q, was %s %q", s.FEN, s.Moves, before.FEN, before.Moves)
 	}
 	fg.check(s)
+	// The new engine was given the tab's variant and level, and the Level
+	// select shows it.
+	var restored []string
+	for _, l := range strings.Split(b.logTail(400), "\n") {
+		if strings.HasPrefix(l, "engine started") {
+			restored = nil
+		} else if strings.HasPrefix(l, "> setoption ") {
+			restored = append(restored, l)
+		}
+	}
+	if want := []string{"> setoption name Variant value nine-mens-morris", "> setoption name UCI_LimitStrength value true",
+		"> setoption name UCI_Elo value 1000"}; !slices.Equal(restored, want) {
+		t.Fatalf("the new engine was sent %q, want %q", restored, want)
+	}
+	if v := eval[string](b, `document.getElementById('level').value`); v != "casual" {
+		t.Fatalf("Level select at %q after the restart, want casual", v)
+	}
 	b.js(`document.querySelectorAll('#notices .notice button').forEach(e => e.click())`)
 	// The new engine plays on.
 	n := len(s.Moves)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/search"
 	"github.com/millengine/millengine/internal/uci"
 )
 
@@ -259,6 +261,37 @@ func TestOptionsJSON(t *testing.T) {
 	}
 	if !slices.Equal(listed, declared) {
 		t.Fatalf("the engine lists\n%q\nthe declarations say\n%q", listed, declared)
+	}
+}
+
+// options.json names the engine's levels for people, from the weakest, full
+// strength last (the page's Level select), because the server's engine
+// declares UCI_LimitStrength and UCI_Elo (uci.Declarations: the testengine
+// the tab runs does not matter); without either there are none.
+func TestOptionsJSONLevels(t *testing.T) {
+	_, hs := startServer(t, Config{Engine: []string{engineBin(t, "testengine")}})
+	_, body := get(t, hs.URL+"/options.json")
+	const want = `"levels":[{"name":"beginner","elo":600},{"name":"novice","elo":800},{"name":"casual","elo":1000},` +
+		`{"name":"club","elo":1200},{"name":"strong club","elo":1400},{"name":"expert","elo":1600},` +
+		`{"name":"master","elo":1800},{"name":"full strength","elo":2000}]}` + "\n"
+	if !strings.HasSuffix(body, want) {
+		t.Fatalf("options.json ends %q, want %q", body[max(0, len(body)-len(want)):], want)
+	}
+	var tab struct {
+		Levels []levelJSON `json:"levels"`
+	}
+	if err := json.Unmarshal([]byte(body), &tab); err != nil || len(tab.Levels) != len(search.Levels)+1 {
+		t.Fatalf("options.json levels %+v (%v), want the %d of search.Levels and full strength", tab.Levels, err, len(search.Levels))
+	}
+	for _, drop := range []string{"UCI_LimitStrength", "UCI_Elo"} {
+		d := newDeclTable()
+		delete(d.byName, rules.Normalize(drop))
+		if l := d.levels(); l != nil {
+			t.Errorf("without %s: levels %+v, want none", drop, l)
+		}
+		if b, err := json.Marshal(optionTable{Levels: d.levels()}); err != nil || strings.Contains(string(b), "levels") {
+			t.Errorf("without %s: %s (%v), want no levels key", drop, b, err)
+		}
 	}
 }
 

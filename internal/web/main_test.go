@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,6 +43,32 @@ func engineBin(t testing.TB, name string) string {
 // with a small table.
 func millengineCmd(t testing.TB) []string {
 	return []string{engineBin(t, "millengine"), "--hash", "8", "uci"}
+}
+
+// recordingEngine is millengineCmd behind tee, which writes every line the
+// engine reads to the file it returns too: what the engine received, past
+// the bridge (which refuses some lines), rather than what the page sent.
+// The process the server starts is the shell: its pid is not the engine's.
+func recordingEngine(t testing.TB) ([]string, string) {
+	path := filepath.Join(t.TempDir(), "engine-stdin")
+	return append([]string{"/bin/sh", "-c", `tee -a "$0" | "$@"`, path}, millengineCmd(t)...), path
+}
+
+// receivedSetoptions returns the setoption lines the engine read, from a
+// recordingEngine's file.
+func receivedSetoptions(t testing.TB, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "setoption ") {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // startServer serves cfg on a loopback test server.

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/search"
 	"github.com/millengine/millengine/internal/uci"
 )
 
@@ -123,10 +124,39 @@ func checkSetOption(args []string, lim Limits, decls declTable, listed *listedOp
 }
 
 // optionTable is /options.json: the options of the server's engine as the
-// page may use them, and the Hash cap.
+// page may use them, the Hash cap, and the engine's levels for people.
 type optionTable struct {
 	MaxHashMB int          `json:"maxHashMB"`
 	Options   []optionJSON `json:"options"`
+	Levels    []levelJSON  `json:"levels,omitempty"`
+}
+
+// levelJSON is one level the page offers by name: the engine's levels
+// (search.Levels) from the weakest, then full strength, always last. The
+// page sets a level with UCI_LimitStrength and UCI_Elo, as a Stockfish
+// client does: full strength turns the limit off, another level turns it
+// on at its Elo (the engine plays the level nearest that Elo).
+type levelJSON struct {
+	Name string `json:"name"`
+	Elo  int    `json:"elo"`
+}
+
+// fullStrength is the name of the last level, the engine unlimited.
+const fullStrength = "full strength"
+
+// levels returns the levels of /options.json, or nil when the server's
+// engine does not declare both options that set them (UCI_LimitStrength,
+// a check, and UCI_Elo, a spin).
+func (t declTable) levels() []levelJSON {
+	ls, elo := t.byName[rules.Normalize("UCI_LimitStrength")], t.byName[rules.Normalize("UCI_Elo")]
+	if ls == nil || ls.Type != "check" || elo == nil || elo.Type != "spin" {
+		return nil
+	}
+	var out []levelJSON
+	for _, l := range search.Levels {
+		out = append(out, levelJSON{Name: l.Name, Elo: l.Elo})
+	}
+	return append(out, levelJSON{Name: fullStrength, Elo: search.FullStrengthElo})
 }
 
 // optionJSON is one option. Kind is "rule" for a rule parameter (changing
@@ -148,7 +178,7 @@ type optionJSON struct {
 
 // options returns the table /options.json serves.
 func (s *Server) options() optionTable {
-	t := optionTable{MaxHashMB: s.cfg.Limits.MaxHashMB}
+	t := optionTable{MaxHashMB: s.cfg.Limits.MaxHashMB, Levels: s.decls.levels()}
 	for _, d := range s.decls.list {
 		o := optionJSON{Name: d.Name, Type: d.Type, Kind: "engine", AliasOf: d.AliasOf, Default: d.Default,
 			Min: d.Min, Max: d.Max, Vars: d.Vars, Settable: d.Type != "string"}

@@ -225,8 +225,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // listed here; nothing else of the static directory is served.
 var publicPaths = []string{
 	"/app.js", "/game.js", "/state.js", "/engine.js", "/board.js", "/clock.js", "/analysis.js", "/hint.js",
-	"/review.js", "/records.js", "/movelist.js", "/status.js", "/options.js", "/rules.js", "/notices.js",
-	"/api.js", "/uci.js", "/notation.js", "/style.css", "/favicon.svg",
+	"/review.js", "/records.js", "/movelist.js", "/status.js", "/options.js", "/rules.js", "/levels.js",
+	"/notices.js", "/api.js", "/uci.js", "/notation.js", "/style.css", "/favicon.svg",
 }
 
 // publicFiles is publicPaths as a set, for the token check.

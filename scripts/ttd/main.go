@@ -8,7 +8,7 @@
 // For Sanmill's C++ engine, which has no go depth, the depth is its
 // SkillLevel with DeveloperMode and DrawOnHumanExperience off (so that the
 // level is the depth in both phases), MoveTime 0 and IDS off (one search to
-// that depth); see the README's figures for the command line.
+// that depth); see docs/speed.md, "Time to depth", for the command line.
 package main
 
 import (

@@ -87,6 +87,10 @@ describe('api', () => {
     assert.deepEqual(t.presets, presets);
     assert.equal(t.maxHashMB, 64);
     assert.deepEqual([...t.decls.entries()], [['hash', { name: 'Hash', kind: 'engine' }]]);
+    assert.deepEqual(t.levels, [], 'no levels');
+    const levels = [{ name: 'club', elo: 1200 }, { name: 'full strength', elo: 2000 }];
+    answer = (path) => (path === '/presets.json' ? json(presets) : json({ maxHashMB: 64, options: [], levels }));
+    assert.deepEqual((await loadTables()).levels, levels);
     answer = (path) => (path === '/presets.json' ? json(presets) : json({ error: 'this server wants its token' }, 403));
     await assert.rejects(loadTables(), { message: 'this server wants its token' });
   });

@@ -116,4 +116,33 @@ describe('rules', () => {
     assert.equal(spinMax(options.get('hash'), 0), 4096, 'no cap known');
     assert.equal(spinMax(options.get('multipv'), 256), 5);
   });
+
+  test('the level: its own control, kept by a new engine', () => {
+    const withLevels = new Map([...options, ...[
+      'option name SkillLevel type spin default 30 min 0 max 30',
+      'option name UCI_LimitStrength type check default false',
+      'option name UCI_Elo type spin default 1400 min 600 max 2000',
+    ].map((l) => { const o = parseOption(l); return [norm(o.name), o]; })]);
+    const shown = (levelled) => [...withLevels.values()].filter((o) => settableOption(o, decls, levelled)).map((o) => o.name);
+    assert.deepEqual(shown(true), ['Hash', 'Clear Hash', 'SkillLevel'], 'the Level select sets UCI_LimitStrength and UCI_Elo');
+    assert.deepEqual(shown(false), ['Hash', 'Clear Hash', 'SkillLevel', 'UCI_LimitStrength', 'UCI_Elo'],
+      'no Level select: their own controls');
+    // The Level select keeps what it set in engineOpts (options.js
+    // setLevel): club, then full strength.
+    const S = { variant: 'nine-mens-morris', rules: presetRules(presets, 'nine-mens-morris'), presets, decls,
+      engineOpts: { Hash: '64', UCI_LimitStrength: 'true', UCI_Elo: '1200' } };
+    assert.deepEqual(restoreCommands(S, withLevels), [
+      'setoption name Variant value nine-mens-morris',
+      'setoption name Hash value 64',
+      'setoption name UCI_LimitStrength value true',
+      'setoption name UCI_Elo value 1200',
+    ]);
+    S.engineOpts.UCI_LimitStrength = 'false';
+    assert.deepEqual(restoreCommands(S, withLevels), [
+      'setoption name Variant value nine-mens-morris',
+      'setoption name Hash value 64',
+      'setoption name UCI_LimitStrength value false',
+      'setoption name UCI_Elo value 1200',
+    ], 'full strength: the limit off (the Elo kept, as the engine kept it)');
+  });
 });

@@ -41,13 +41,18 @@ export function declTable(options) {
   return decls;
 }
 
-/** loadTables reads /presets.json and /options.json: {presets, decls, maxHashMB}; it throws a refusal. */
+/**
+ * loadTables reads /presets.json and /options.json: {presets, decls,
+ * maxHashMB, levels} (levels: the engine's levels for people, none when
+ * the server's engine has no UCI_LimitStrength and UCI_Elo); it throws a
+ * refusal.
+ */
 export async function loadTables() {
   const [pr, op] = await Promise.all([apiFetch('/presets.json'), apiFetch('/options.json')]);
   if (!pr.ok || !op.ok) throw new Error(await apiError(pr.ok ? op : pr));
   const presets = await pr.json();
   const ot = await op.json();
-  return { presets, decls: declTable(ot.options), maxHashMB: ot.maxHashMB };
+  return { presets, decls: declTable(ot.options), maxHashMB: ot.maxHashMB, levels: ot.levels || [] };
 }
 
 /** importRecord has a record (PGN, a PlayOK list, a FEN) read under variant: {game}, its first, or {error}. */

@@ -37,6 +37,7 @@ function setup() {
   $('clock-base').onchange = ctrl.clock.init;
   $('clock-inc').onchange = ctrl.clock.init;
   $('variant').onchange = () => ctrl.options.setVariant($('variant').value);
+  $('level').onchange = () => ctrl.options.setLevel($('level').value);
   $('load-fen').onclick = () => ctrl.loadFen($('fen').value);
   $('fen').addEventListener('keydown', (ev) => { if (ev.key === 'Enter') ctrl.loadFen($('fen').value); });
   $('copy-fen').onclick = () => copyText($('fen').value, 'The FEN');

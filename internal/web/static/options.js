@@ -1,10 +1,12 @@
 // options.js: the engine's settings: the variant, one input per rule
-// parameter (a change starts a new game), the engine's other options a tab
-// may set (the game goes on), the number of analysis lines. What the
-// options are and how their values are written is rules.js's; this module
-// builds the controls and sends their changes, putting a control back
-// when the engine refuses.
+// parameter (a change starts a new game), the engine's level for people,
+// the engine's other options a tab may set (the game goes on), the number
+// of analysis lines. What the options are and how their values are written
+// is rules.js's, what a level sets levels.js's; this module builds the
+// controls and sends their changes, putting a control back when the engine
+// refuses.
 
+import { applyLevel, currentLevel, levelText, offeredLevels } from './levels.js';
 import { notice } from './notices.js';
 import {
   engineNameOf, matchingPreset, optionValue, presetRules, ruleDefault, ruleParams, settableOption, spinMax, wholeNumber,
@@ -15,8 +17,9 @@ const $ = (id) => document.getElementById(id);
 
 /**
  * optionsCtrl builds the controls (build: all, buildRules: the rules'
- * inputs, which a variant changes) and sets the variant and the number of
- * analysis lines (setVariant, setMultiPV: controls of their own).
+ * inputs, which a variant changes) and sets the variant, the level and the
+ * number of analysis lines (setVariant, setLevel, setMultiPV: controls of
+ * their own).
  */
 export function optionsCtrl(ctrl) {
   const { S, E } = ctrl;
@@ -78,6 +81,21 @@ export function optionsCtrl(ctrl) {
     await ctrl.update();
   }
 
+  // setLevel sets the engine's level, named by the Level select (levels.js
+  // applyLevel); the game goes on. A refused command stops it, with a
+  // notice, and the select goes back to the level the engine's options mean
+  // (those it took before the refusal kept: it has them).
+  async function setLevel(name) {
+    const levels = offeredLevels(S.levels, E.options);
+    const i = levels.findIndex((l) => l.name === name);
+    if (i < 0) return;
+    const errors = await applyLevel(levels, i, E.options, S.engineOpts, change);
+    if (!errors) return;
+    if (errors.length) notice(`The level ${name} was refused: ${errors.join('; ')}`, 'error');
+    $('level').value = levels[currentLevel(levels, S.engineOpts, E.options)].name;
+    await ctrl.update();
+  }
+
   // setMultiPV sets how many lines the analysis shows.
   async function setMultiPV(n) {
     const errors = await change('MultiPV', n);
@@ -99,6 +117,18 @@ export function optionsCtrl(ctrl) {
     sel.append(custom);
     sel.value = S.variant;
     sel.disabled = !o;
+  }
+
+  // buildLevelSelect lists the levels by name, from the weakest, full
+  // strength last, showing the one the engine plays at; without levels (the
+  // engine has no UCI_LimitStrength and UCI_Elo) the select is not shown.
+  function buildLevelSelect() {
+    const sel = $('level');
+    sel.textContent = '';
+    const levels = offeredLevels(S.levels, E.options);
+    for (const l of levels) sel.append(option(l.name, levelText(l)));
+    if (levels.length) sel.value = levels[currentLevel(levels, S.engineOpts, E.options)].name;
+    $('lbl-level').hidden = !levels.length;
   }
 
   // buildRules shows one input per rule parameter the engine has, keyed by
@@ -129,12 +159,14 @@ export function optionsCtrl(ctrl) {
   }
 
   // buildEngineOptions shows the engine's options that are not rules and
-  // that the server lets a tab set (no paths, Hash up to its cap).
+  // that the server lets a tab set (no paths, Hash up to its cap), but for
+  // those the Level select sets.
   function buildEngineOptions() {
     const box = $('engine-options');
     box.textContent = '';
+    const levelled = offeredLevels(S.levels, E.options).length > 0;
     for (const o of E.options.values()) {
-      if (!settableOption(o, S.decls)) continue;
+      if (!settableOption(o, S.decls, levelled)) continue;
       const label = document.createElement('label');
       label.append(o.name + ' ');
       let input;
@@ -171,10 +203,11 @@ export function optionsCtrl(ctrl) {
   function build() {
     buildVariantSelect();
     buildRules();
+    buildLevelSelect();
     buildEngineOptions();
   }
 
-  return { build, buildRules, setVariant, setMultiPV };
+  return { build, buildRules, setVariant, setLevel, setMultiPV };
 }
 
 // option is an <option> of a select.

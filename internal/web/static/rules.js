@@ -8,6 +8,7 @@
 // lists it by. Nothing here touches the DOM: node --test runs it
 // (internal/web/jstest).
 
+import { isLevelOption } from './levels.js';
 import { norm, setOptionCommand } from './uci.js';
 
 /** presetRules returns a copy of the rules of the variant key, or null. */
@@ -72,7 +73,8 @@ export function optionValue(name, v, decls, options) {
  * restoreCommands are the setoptions that give a new engine process the
  * tab's game (S's variant, rules, engineOpts, presets, decls): its variant
  * (none matching: the standard game), the rules that differ from it, and
- * the options the person set, those the engine has.
+ * the options the person set, those the engine has (the level among them:
+ * the Level select keeps UCI_LimitStrength and UCI_Elo in engineOpts).
  */
 export function restoreCommands(S, options) {
   const base = S.variant || (options.has('variant') ? 'nine-mens-morris' : '');
@@ -98,11 +100,16 @@ export function wholeNumber(text, min, max) {
 /** OWN_CONTROLS are engine options with a control of their own elsewhere. */
 const OWN_CONTROLS = new Set(['variant', 'multipv']);
 
-/** settableOption reports whether an engine option is shown: not a rule, a path or one with its own control; settable. */
-export function settableOption(o, decls) {
+/**
+ * settableOption reports whether an engine option is shown: not a rule, a
+ * path or one with its own control (levelled: the Level select sets
+ * UCI_LimitStrength and UCI_Elo, levels.js); settable.
+ */
+export function settableOption(o, decls, levelled = false) {
   const key = norm(o.name);
   const d = decls.get(key);
-  return !(isRuleOption(o.name, decls) || OWN_CONTROLS.has(key) || o.type === 'string' || (d && !d.settable));
+  return !(isRuleOption(o.name, decls) || OWN_CONTROLS.has(key) || (levelled && isLevelOption(key)) || o.type === 'string' ||
+    (d && !d.settable));
 }
 
 /** spinMax is the largest value a tab may give a spin option: Hash's is the server's cap. */

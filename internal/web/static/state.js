@@ -19,6 +19,7 @@ export function newState() {
     presets: null,           // /presets.json
     decls: new Map(),        // /options.json: norm(name) -> what the server's engine declares
     maxHashMB: 0,            // the largest Hash the server lets a tab set
+    levels: [],              // /options.json: the engine's levels for people, {name, elo}, full strength last
     engineOpts: {},          // engine options the user set: name -> value (set again after a restart)
     variant: '',             // preset key, '' when the rules match none
     rules: {},               // rule option values by name (booleans as 0/1)

@@ -36,7 +36,7 @@ type engine struct {
 	gos  int  // go commands answered so far by this process
 	hung bool // stopped answering go
 
-	greedy, sanmill, noVariant                                bool
+	greedy, sanmill, noVariant, note                          bool
 	crashAfter, hangAfter, illegalAfter, noneAfter, drawAfter int
 	delay                                                     time.Duration
 	depth                                                     int
@@ -53,6 +53,7 @@ func main() {
 	seed := fs.Uint64("seed", 1, "random seed")
 	fs.BoolVar(&e.greedy, "greedy", false, "close mills when possible, avoid allowing them")
 	fs.BoolVar(&e.sanmill, "sanmill-style", false, "answer 'info score N bestmove M' instead of 'bestmove M'")
+	fs.BoolVar(&e.note, "note", false, "send 'info string chose M among N' before each answer")
 	fs.BoolVar(&e.noVariant, "no-variant", false, "do not declare the Variant option (only the rule options)")
 	fs.IntVar(&e.crashAfter, "crash-after", -1, "exit without answering after N answers")
 	fs.IntVar(&e.hangAfter, "hang-after", -1, "stop answering go after N answers")
@@ -239,6 +240,9 @@ func (e *engine) goCmd() {
 	}
 	if e.depth > 0 {
 		e.printf("info depth %d seldepth %d score cp 0 nodes %d nps %d time 1 pv %s", e.depth, e.depth, e.nps/1000, e.nps, tok)
+	}
+	if e.note {
+		e.printf("info string chose %s among %d", tok, ml.N)
 	}
 	if e.sanmill {
 		e.printf("info score 0 bestmove %s", tok)

@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"strings"
@@ -6,12 +6,14 @@ import (
 	"time"
 
 	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/rules"
 )
 
 // The estimate counts the pair in flight whole until it has had its time,
 // and then never runs below the work of the pairs after it.
 func TestBuildETA(t *testing.T) {
-	p, err := variantParams("nine-mens-morris")
+	preset, _ := rules.PresetByName("nine-mens-morris")
+	p, err := egtb.ParamsOf(&preset.Rules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,7 +21,7 @@ func TestBuildETA(t *testing.T) {
 	if len(plan) != 4 {
 		t.Fatalf("%d jobs", len(plan))
 	}
-	e := newBuildETA(plan)
+	e := NewBuildETA(plan)
 	if s := e.String(); s != "" {
 		t.Fatalf("before anything was solved: %q", s)
 	}
@@ -28,7 +30,7 @@ func TestBuildETA(t *testing.T) {
 	work := float64(first.Slots) * float64(len(first.Metrics))
 	for _, m := range first.Metrics {
 		for _, s := range first.Sectors {
-			e.add(egtb.SectorReport{Spec: s, Metric: m, Partner: first.Sectors[len(first.Sectors)-1], Elapsed: time.Duration(work / 1e6 * float64(time.Second))})
+			e.Add(egtb.SectorReport{Spec: s, Metric: m, Partner: first.Sectors[len(first.Sectors)-1], Elapsed: time.Duration(work / 1e6 * float64(time.Second))})
 		}
 	}
 	rate := e.done / e.solving.Seconds()
@@ -63,14 +65,14 @@ func TestVerifyETA(t *testing.T) {
 	if got, want := etaLine(1000, 900, 90*time.Second), "   all 90.0 % (0.00 of 0.00 G slot-tables), ~10s left"; got != want {
 		t.Errorf("nine tenths in 90 s: %q, want %q", got, want)
 	}
-	e := &verifyETA{}
-	e.planned(4000)
-	e.finished(1000, true) // in the journal
-	e.progress("verify 3v4", 600, 1000)
+	e := &VerifyETA{}
+	e.Planned(4000)
+	e.Finished(1000, true) // in the journal
+	e.Progress("verify 3v4", 600, 1000)
 	if e.total != 3000 || e.done+e.cur != 600 {
 		t.Errorf("total %d, checked %d", e.total, e.done+e.cur)
 	}
-	e.finished(1000, false)
+	e.Finished(1000, false)
 	if e.total != 3000 || e.done != 1000 || e.cur != 0 {
 		t.Errorf("after a table: total %d, done %d, in flight %d", e.total, e.done, e.cur)
 	}

@@ -1,100 +1,20 @@
-package main
+package progress
 
 import (
 	"fmt"
-	"io"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/millengine/millengine/internal/egtb"
 )
 
-// progressBar draws the progress of long work (an endgame table build, a
-// book build) on one line of stderr: rewritten in place on a terminal, else
-// a line every few seconds.
-type progressBar struct {
-	w        io.Writer
-	prefix   string  // "egtb ", "book "
-	unit     string  // of the rate: "M/s"
-	scale    float64 // the rate is divided by it
-	term     bool
-	mu       sync.Mutex
-	phase    string
-	start    time.Time // of the phase
-	base     uint64    // done at the phase's first update (a resumed check starts past 0)
-	last     time.Time // last drawn
-	width    int
-	interval time.Duration
-	suffix   func() string // appended to every line, if set
-}
-
-func newProgressBar(w io.Writer, prefix, unit string, scale float64) *progressBar {
-	b := &progressBar{w: w, prefix: prefix, unit: unit, scale: scale, term: isTerminal(w), interval: 5 * time.Second}
-	if b.term {
-		b.interval = 100 * time.Millisecond
-	}
-	return b
-}
-
-// update is an egtb.Progress and a book build's Progress.
-func (b *progressBar) update(phase string, done, total uint64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	now := time.Now()
-	if phase != b.phase {
-		b.phase, b.start, b.base = phase, now, done
-	}
-	if now.Sub(b.last) < b.interval {
-		return
-	}
-	b.last = now
-	s := b.prefix + phase
-	if total > 0 {
-		el := now.Sub(b.start).Seconds()
-		s += fmt.Sprintf(" %5.1f%%", 100*float64(done)/float64(total))
-		if el > 0.05 && done > b.base {
-			rate := float64(done-b.base) / el
-			eta := time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second)
-			s += fmt.Sprintf("  %.2f %s  ETA %s", rate/b.scale, b.unit, eta)
-		}
-	}
-	if b.suffix != nil {
-		s += b.suffix()
-	}
-	b.draw(s)
-}
-
-func (b *progressBar) draw(s string) {
-	if !b.term {
-		fmt.Fprintln(b.w, s)
-		return
-	}
-	pad := ""
-	if n := b.width - len(s); n > 0 {
-		pad = strings.Repeat(" ", n)
-	}
-	b.width = len(s)
-	fmt.Fprintf(b.w, "\r%s%s", s, pad)
-}
-
-// clear removes the line from a terminal.
-func (b *progressBar) clear() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.term && b.width > 0 {
-		fmt.Fprintf(b.w, "\r%s\r", strings.Repeat(" ", b.width))
-		b.width = 0
-	}
-}
-
-// buildETA estimates the time an endgame table build has left from the
+// BuildETA estimates the time an endgame table build has left from the
 // slots still to solve and the rate of the pairs solved so far in this run
 // (the pairs differ in cost per slot, so it is an estimate, steadier as the
 // build goes on). The pair in flight counts whole until it has taken its
 // estimated time, so a long pair does not run the estimate down to nothing
-// before it ends. Its String is the progress bar's suffix.
-type buildETA struct {
+// before it ends. Its String is a Bar's Suffix.
+type BuildETA struct {
 	mu      sync.Mutex
 	total   float64       // slot-tables of the plan not found built
 	done    float64       // slot-tables solved in this run
@@ -106,9 +26,9 @@ type buildETA struct {
 	jobs []map[egtb.SectorSpec]float64
 }
 
-// newBuildETA counts the work of a plan: each sector's slots once per table.
-func newBuildETA(plan []egtb.Job) *buildETA {
-	e := &buildETA{last: time.Now()}
+// NewBuildETA counts the work of a plan: each sector's slots once per table.
+func NewBuildETA(plan []egtb.Job) *BuildETA {
+	e := &BuildETA{last: time.Now()}
 	for _, j := range plan {
 		e.total += float64(j.Slots) * float64(len(j.Metrics))
 		left := map[egtb.SectorSpec]float64{}
@@ -120,8 +40,8 @@ func newBuildETA(plan []egtb.Job) *buildETA {
 	return e
 }
 
-// add takes a sector's report into the estimate.
-func (e *buildETA) add(r egtb.SectorReport) {
+// Add takes a sector's report (egtb.Build's) into the estimate.
+func (e *BuildETA) Add(r egtb.SectorReport) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	n := float64(r.Spec.Slots())
@@ -143,7 +63,7 @@ func (e *buildETA) add(r egtb.SectorReport) {
 }
 
 // inFlight is the work of the first job with tables still to come.
-func (e *buildETA) inFlight() float64 {
+func (e *BuildETA) inFlight() float64 {
 	for _, left := range e.jobs {
 		var w float64
 		for _, v := range left {
@@ -156,9 +76,9 @@ func (e *buildETA) inFlight() float64 {
 	return 0
 }
 
-// String is "all 12.3 % (1.1 of 8.9 G slots), ~1h23m left", or "" before
-// anything was solved.
-func (e *buildETA) String() string {
+// String is "   all 12.3 % (1.10 of 8.90 G slot-tables), ~1h23m left", or
+// "" before anything was solved.
+func (e *BuildETA) String() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.total <= 0 || e.done <= 0 || e.solving <= 0 {
@@ -182,10 +102,11 @@ func allLine(done, total float64, left time.Duration) string {
 	return fmt.Sprintf("   all %.1f %% (%.2f of %.2f G slot-tables), ~%s left", 100*done/total, done/1e9, total/1e9, left)
 }
 
-// verifyETA estimates the time a verify of many tables has left from the
+// VerifyETA estimates the time a verify of many tables has left from the
 // slots still to check and the rate of this run so far (tables skipped by a
-// journal count for neither). Its String is the progress bar's suffix.
-type verifyETA struct {
+// journal count for neither). Its String is a Bar's Suffix; the zero value
+// is ready for use.
+type VerifyETA struct {
 	mu          sync.Mutex
 	total, done uint64 // slot-tables to check in all, and in the tables finished
 	cur         uint64 // slots checked of the table in flight
@@ -193,16 +114,17 @@ type verifyETA struct {
 	start       time.Time
 }
 
-// resumed takes the slots of the next table an earlier run checked: they
+// Resumed takes the slots of the next table an earlier run checked: they
 // count neither as work left nor as this run's.
-func (e *verifyETA) resumed(slots uint64) {
+func (e *VerifyETA) Resumed(slots uint64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.before = slots
 	e.total -= min(slots, e.total)
 }
 
-func (e *verifyETA) planned(slots uint64) {
+// Planned takes the slots of a table to check (egtb.VerifyOptions.Planned).
+func (e *VerifyETA) Planned(slots uint64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.total += slots
@@ -211,15 +133,15 @@ func (e *verifyETA) planned(slots uint64) {
 	}
 }
 
-// progress takes the table in flight's count (an egtb.Progress).
-func (e *verifyETA) progress(_ string, done, _ uint64) {
+// Progress takes the table in flight's count (an egtb.Progress).
+func (e *VerifyETA) Progress(_ string, done, _ uint64) {
 	e.mu.Lock()
 	e.cur = done - min(e.before, done)
 	e.mu.Unlock()
 }
 
-// finished takes a table's report: its slots were checked, or skipped.
-func (e *verifyETA) finished(slots uint64, skipped bool) {
+// Finished takes a table's report: its slots were checked, or skipped.
+func (e *VerifyETA) Finished(slots uint64, skipped bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.cur = 0
@@ -233,7 +155,7 @@ func (e *verifyETA) finished(slots uint64, skipped bool) {
 
 // String is "   all 61.2 % (5.63 of 9.19 G slot-tables), ~3h10m left", or ""
 // before anything was checked.
-func (e *verifyETA) String() string {
+func (e *VerifyETA) String() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return etaLine(e.total, e.done+e.cur, time.Since(e.start))

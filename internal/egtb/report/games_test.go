@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"testing"
@@ -16,7 +16,9 @@ func TestEGTBGamesAnalysis(t *testing.T) {
 	rec := match.GameRecord{Game: 3, White: "A", Black: "B", Variant: "nine-mens-morris", Result: "0-1", Winner: "B", Reason: "fewer than the minimum pieces",
 		OpeningFEN: "***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1",
 		Moves:      []string{"a7-b2"}}
-	a, err := analyseGame(dir, rec)
+	tables := newTableCache(dir)
+	defer tables.close()
+	a, err := analyseGame(tables, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestEGTBGamesAnalysis(t *testing.T) {
 		t.Errorf("B: %+v", got)
 	}
 	rec.Moves = []string{"a7-b2", "x"}
-	if _, err := analyseGame(dir, rec); err == nil {
+	if _, err := analyseGame(tables, rec); err == nil {
 		t.Error("an illegal token was replayed")
 	}
 }

@@ -1,0 +1,255 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/match"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+// GamesOptions say which games Games replays with which tables.
+type GamesOptions struct {
+	Dir     string   // the table directory
+	Files   []string // millmatch's JSON-lines files
+	Summary bool     // the summary per engine only, no line per game
+}
+
+// Games writes what the tables in o.Dir say of the games of millmatch's
+// files: per game the value for White at the first position the tables
+// know and each action that changed it (gameAnalysis.line), then per engine
+// its games by that first value, those it lost from a draw or a win, won
+// from a draw, and the wins it gave away. A file or game that cannot be
+// read or replayed stops it with an error naming it.
+func Games(w io.Writer, o GamesOptions) error {
+	tables := newTableCache(o.Dir)
+	defer tables.close()
+	sum := map[string]*gamesTally{}
+	tally := func(name string) *gamesTally {
+		if sum[name] == nil {
+			sum[name] = &gamesTally{}
+		}
+		return sum[name]
+	}
+	for _, path := range o.Files {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		recs, _, err := match.ReadRecords(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		for _, rec := range recs {
+			a, err := analyseGame(tables, rec)
+			if err != nil {
+				return fmt.Errorf("%s game %d: %w", path, rec.Game, err)
+			}
+			if !o.Summary {
+				fmt.Fprintln(w, a.line(rec))
+			}
+			a.count(rec, tally)
+		}
+	}
+	names := make([]string, 0, len(sum))
+	for n := range sum {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t := sum[n]
+		if _, err := fmt.Fprintf(w, "%s: %d games; when first in the tables: %d won, %d drawn, %d lost, %d not in the tables; "+
+			"lost from a draw or a win: %d; won from a draw: %d; gave away a win: %d\n",
+			n, t.games, t.startWin, t.startDraw, t.startLoss, t.unknown, t.lostFromDrawOrWin, t.wonFromDraw, t.winsGivenAway); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gamesTally counts one engine's games.
+type gamesTally struct {
+	games, startWin, startDraw, startLoss, unknown int
+	lostFromDrawOrWin, wonFromDraw, winsGivenAway  int
+}
+
+// gameAnalysis is what the tables say of one game.
+type gameAnalysis struct {
+	known   bool      // the game reached a table position
+	ply     int       // of the first table position (plies from the start of the record)
+	placing int       // plies when placing ended (-1: it did not)
+	start   int       // its value for White: 1 win, 0 draw, -1 loss
+	changes []string  // the actions that changed the value, "ply 37 black d6-d5: draw → loss"
+	engines [2]string // white, black
+}
+
+// wdl is a table value as 1, 0 or -1 for the side to move: the sign of its
+// score (a win scores above 0, a loss below).
+func wdl(v egtb.Value) int { return cmp.Compare(v.Score(), 0) }
+
+var wdlNames = map[int]string{1: "win", 0: "draw", -1: "loss"}
+
+// analyseGame replays rec with the tables of its rules.
+func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error) {
+	preset, ok := rules.PresetByName(rec.Variant)
+	if !ok {
+		return nil, fmt.Errorf("unknown variant %q", rec.Variant)
+	}
+	a := &gameAnalysis{engines: [2]string{rec.White, rec.Black}, placing: -1}
+	r := &preset.Rules
+	start := position.New(r)
+	if rec.OpeningFEN != "" {
+		var err error
+		if start, err = position.ParseFEN(r, rec.OpeningFEN); err != nil {
+			return nil, err
+		}
+	}
+	tb, err := tables.open(r)
+	if err != nil {
+		return nil, err
+	}
+	g := position.NewGame(*r, start)
+	tokens := append(append([]string(nil), rec.Opening...), rec.Moves...)
+	movers := make([]position.Color, len(tokens))
+	prev, prevKnown := 0, false
+	for i := 0; ; i++ {
+		// i plies played: g.Pos is the position before tokens[i].
+		if a.placing < 0 && g.Pos.InHand(position.White) == 0 && g.Pos.InHand(position.Black) == 0 {
+			a.placing = i
+		}
+		if e, ok := tb.Lookup(r, &g.Pos); ok {
+			v := wdl(e.Value)
+			if g.Pos.SideToMove() == position.Black {
+				v = -v
+			}
+			switch {
+			case !a.known:
+				a.known, a.ply, a.start = true, i, v
+			case prevKnown && v != prev:
+				mover := movers[i-1]
+				sign := 1
+				if mover == position.Black {
+					sign = -1
+				}
+				a.changes = append(a.changes, fmt.Sprintf("ply %d %s %s: %s → %s", i, colourName(mover), tokens[i-1], wdlNames[sign*prev], wdlNames[sign*v]))
+			}
+			prev, prevKnown = v, true
+		} else {
+			prevKnown = false
+		}
+		if i == len(tokens) || g.Pos.IsOver() {
+			break
+		}
+		m, err := movegen.ParseLegal(r, &g.Pos, tokens[i])
+		if err != nil {
+			return nil, fmt.Errorf("ply %d %q: %v", i+1, tokens[i], err)
+		}
+		movers[i] = g.Pos.SideToMove()
+		g.Play(m)
+	}
+	return a, nil
+}
+
+func colourName(c position.Color) string {
+	if c == position.Black {
+		return "black"
+	}
+	return "white"
+}
+
+// line is the game's line of the report: its engines and result, where it
+// was first in the tables and White's value there, and the actions that
+// changed the value.
+func (a *gameAnalysis) line(rec match.GameRecord) string {
+	s := fmt.Sprintf("game %d %s vs %s %s (%s):", rec.Game, rec.White, rec.Black, rec.Result, rec.Reason)
+	if !a.known {
+		return s + " never in the tables"
+	}
+	if a.ply == a.placing {
+		s += fmt.Sprintf(" placing ended at ply %d, White %s", a.ply, wdlNames[a.start])
+	} else {
+		s += fmt.Sprintf(" first in the tables at ply %d (placing ended at ply %d), White %s", a.ply, a.placing, wdlNames[a.start])
+	}
+	if len(a.changes) > 0 {
+		s += "; " + strings.Join(a.changes, "; ")
+	}
+	return s
+}
+
+// count adds the game to the tallies of its two engines.
+func (a *gameAnalysis) count(rec match.GameRecord, tally func(string) *gamesTally) {
+	for c, name := range a.engines {
+		t := tally(name)
+		t.games++
+		sign := 1
+		if c == 1 {
+			sign = -1
+		}
+		if !a.known {
+			t.unknown++
+			continue
+		}
+		switch sign * a.start {
+		case 1:
+			t.startWin++
+		case 0:
+			t.startDraw++
+		default:
+			t.startLoss++
+		}
+		lost := rec.Winner != "" && rec.Winner != name
+		won := rec.Winner == name
+		if lost && sign*a.start >= 0 {
+			t.lostFromDrawOrWin++
+		}
+		if won && sign*a.start == 0 {
+			t.wonFromDraw++
+		}
+		if sign*a.start == 1 && !won {
+			t.winsGivenAway++
+		}
+	}
+}
+
+// tableCache keeps the tables of a directory open across the games of the
+// files, one set per parameter set of the games' rules.
+type tableCache struct {
+	dir    string
+	tables map[string]*egtb.Tables // by the parameter set's name
+}
+
+func newTableCache(dir string) *tableCache {
+	return &tableCache{dir: dir, tables: map[string]*egtb.Tables{}}
+}
+
+// open returns the tables for r, opened on first use.
+func (c *tableCache) open(r *rules.Rules) (*egtb.Tables, error) {
+	p, err := egtb.ParamsOf(r)
+	if err != nil {
+		return nil, err
+	}
+	if t := c.tables[p.Name()]; t != nil {
+		return t, nil
+	}
+	t, err := egtb.OpenParams(c.dir, p)
+	if err != nil {
+		return nil, err
+	}
+	c.tables[p.Name()] = t
+	return t, nil
+}
+
+// close closes the tables opened.
+func (c *tableCache) close() {
+	for _, t := range c.tables {
+		t.Close()
+	}
+}

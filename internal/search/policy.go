@@ -1,0 +1,316 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/position"
+)
+
+// The winning chances of a drawn root.
+//
+// Nine Men's Morris is a draw, so against a strong opponent everything beyond
+// 50 % comes from the opponent's mistakes, and what decides the score is
+// which of the actions that keep the draw the engine plays. Where the tables
+// (or Malom's databases) know the root, every action's value is exact and
+// the engine plays only those that keep it; the policy picks among them:
+//
+//   - PolicySearch: the search chooses among the drawing actions, with its
+//     evaluation and Contempt, without the tables below the root (to them
+//     every one is a draw): the positions it likes are those where the
+//     opponent has problems to solve.
+//   - PolicyReplies: the drawing action that leaves the opponent the fewest
+//     replies that keep the draw (egtb.RankRoot's order), answered at once.
+//   - PolicySectors: Malom's idea, where the game leads: the drawing action
+//     whose position belongs to the sector whose positions are, on
+//     average, worst for the side to move (wins minus losses over positions,
+//     from the tables' counts), answered at once.
+//   - PolicyModel: a model of the fallible opponent, a depth-limited
+//     searcher: for each drawing action, the opponent's replies are scored
+//     by a search of ModelDepth plies without the tables (what such an
+//     opponent sees), the opponent is taken to play each reply with a
+//     chance that grows with its score (a softmax of temperature
+//     ModelTemperature centipawns), and the tables say which replies lose.
+//     The action whose chance of a losing reply is highest is played; when
+//     no action sets a trap of at least ModelMinChance, the search chooses
+//     as with PolicySearch.
+//
+// None ever gives the value away: every one chooses among the actions that
+// keep it.
+
+// Policy is how the engine chooses among the actions that keep a drawn
+// root's value.
+type Policy uint8
+
+// Policies.
+const (
+	PolicySearch Policy = iota
+	PolicyReplies
+	PolicySectors
+	PolicyModel
+)
+
+var policyNames = [...]string{"search", "replies", "sectors", "model"}
+
+// String returns the policy's option value: "search", "replies", "sectors"
+// or "model".
+func (p Policy) String() string {
+	if int(p) < len(policyNames) {
+		return policyNames[p]
+	}
+	return fmt.Sprintf("policy(%d)", p)
+}
+
+// PolicyNames lists the policies' option values.
+func PolicyNames() []string { return policyNames[:] }
+
+// ParsePolicy reads a policy's option value.
+func ParsePolicy(s string) (Policy, error) {
+	for i, n := range policyNames {
+		if strings.EqualFold(s, n) {
+			return Policy(i), nil
+		}
+	}
+	return PolicySearch, fmt.Errorf("policy %q: want %s", s, strings.Join(policyNames[:], ", "))
+}
+
+// The opponent model's defaults and bounds.
+const (
+	DefaultModelDepth       = 3
+	DefaultModelTemperature = 60   // centipawns
+	DefaultModelMinChance   = 0.02 // below it the search chooses
+	MaxModelDepth           = 12
+	MaxModelTemperature     = 1000
+)
+
+// drawPolicy is the policy a search uses: TableWinningChances is the old
+// name of PolicyReplies.
+func (o *Options) drawPolicy() Policy {
+	if o.TableWinningChances {
+		return PolicyReplies
+	}
+	return o.Policy
+}
+
+// trap is one drawing action valued by the opponent model: the chance that
+// the opponent's reply loses.
+type trap struct {
+	move   position.Move
+	chance float64
+}
+
+// modelTraps values every drawing action of acts at g by the opponent
+// model. It stops early, with ok false, when the budget runs out or the
+// search is stopped.
+func (e *Engine) modelTraps(g *position.Game, src egtb.Source, acts []egtb.RootAction, budget time.Duration) ([]trap, bool) {
+	o := e.Options()
+	start := time.Now()
+	var out []trap
+	for _, a := range acts {
+		if a.Class != egtb.DrawPlays {
+			continue
+		}
+		if e.stop.Load() || time.Since(start) > budget {
+			return out, false
+		}
+		h := g.Clone()
+		h.Play(a.Move)
+		chance := 0.0
+		if h.Pos.SideToMove() == g.Pos.SideToMove() {
+			// A mill: the removal that keeps the draw and sets the best trap.
+			for _, r := range removalsKeeping(src, h) {
+				k := h.Clone()
+				k.Play(r)
+				chance = max(chance, e.replyLoses(k, src, o))
+			}
+		} else {
+			chance = e.replyLoses(h, src, o)
+		}
+		out = append(out, trap{move: a.Move, chance: chance})
+	}
+	return out, true
+}
+
+// removalsKeeping lists the removals of h (a removal pending after a mill)
+// that keep the draw.
+func removalsKeeping(src egtb.Source, h *position.Game) []position.Move {
+	acts, ok := egtb.RankRootWith(src, h)
+	if !ok {
+		return nil
+	}
+	var out []position.Move
+	for _, a := range acts {
+		if a.Class == egtb.DrawPlays {
+			out = append(out, a.Move)
+		}
+	}
+	return out
+}
+
+// replyLoses is the opponent model's chance that the side to move at h (the
+// opponent, in a drawn position) plays a reply that loses.
+func (e *Engine) replyLoses(h *position.Game, src egtb.Source, o Options) float64 {
+	acts, ok := egtb.RankRootWith(src, h)
+	if !ok {
+		return 0
+	}
+	losing := map[position.Move]bool{}
+	for _, a := range acts {
+		if a.Entry.Value.IsLoss() {
+			losing[a.Move] = true
+		}
+	}
+	if len(losing) == 0 {
+		return 0
+	}
+	scores := e.replyScores(h, max(o.ModelDepth, 1), nil)
+	if len(scores) == 0 {
+		return 0
+	}
+	top := math.Inf(-1)
+	for _, rm := range scores {
+		top = max(top, float64(rm.score))
+	}
+	t := float64(max(o.ModelTemperature, 1))
+	var sum, lose float64
+	for _, rm := range scores {
+		w := math.Exp((float64(rm.score) - top) / t)
+		sum += w
+		if losing[rm.move] {
+			lose += w
+		}
+	}
+	return lose / sum
+}
+
+// replyScores scores every action of h's position (those of only, if not
+// empty) by a search of depth plies on the main worker alone, without the
+// tables, each action a line of its own (MultiPV): what a searcher that
+// looks that far sees of them.
+func (e *Engine) replyScores(h *position.Game, depth int, only []position.Move) []rootMove {
+	moves := rootMoves(h, only)
+	if len(moves) == 0 {
+		return nil
+	}
+	s := e.newRun(h, Limits{Depth: depth}, nil, len(moves))
+	s.opts.MultiPV, s.opts.Threads = len(moves), 1
+	s.maxDepth = depth
+	e.startWorkers(s, h, e.orderRootMoves(s, h, moves))
+	w := s.workers[0]
+	w.iterate()
+	return slices.Clone(w.rootMoves)
+}
+
+// sectorOrder puts the drawing actions of acts in the order of
+// PolicySectors: the one whose position's sector is worst on average for
+// the side to move there first. Other classes keep their place.
+func sectorOrder(t *egtb.Tables, g *position.Game, acts []egtb.RootAction) []egtb.RootAction {
+	out := slices.Clone(acts)
+	value := func(a egtb.RootAction) float64 {
+		h := g.Clone()
+		h.Play(a.Move)
+		v, ok := t.SectorBalance(&h.Rules, &h.Pos)
+		if !ok {
+			return 0
+		}
+		if h.Pos.SideToMove() == g.Pos.SideToMove() {
+			return v // our own removal is pending: the balance is ours
+		}
+		return -v
+	}
+	vals := make(map[position.Move]float64, len(out))
+	for _, a := range out {
+		vals[a.Move] = value(a)
+	}
+	slices.SortStableFunc(out, func(a, b egtb.RootAction) int {
+		if a.Class != b.Class || a.Class != egtb.DrawPlays {
+			return int(a.Class) - int(b.Class)
+		}
+		switch va, vb := vals[a.Move], vals[b.Move]; {
+		case va > vb:
+			return -1
+		case va < vb:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// modelOrder applies PolicyModel at a drawn root: it values the drawing
+// actions by the opponent model, within a third of the move's time, and
+// returns acts with the drawing action that sets the likeliest trap first,
+// and the note that says so. It reports false (the search then chooses)
+// when no action sets a trap of at least ModelMinChance or the time ran out;
+// the note then says why.
+func (e *Engine) modelOrder(g *position.Game, lim Limits, src egtb.Source, acts []egtb.RootAction) ([]egtb.RootAction, string, bool) {
+	o := e.Options()
+	soft, _ := timeBudget(&lim, g.Pos.SideToMove(), o.MoveOverhead)
+	budget := soft / 3
+	if lim.Depth > 0 || lim.Nodes > 0 || lim.Infinite || soft <= 0 {
+		budget = time.Hour // fixed-depth, node-bound and analysis searches take the model whole
+	}
+	drawn := 0
+	for _, a := range acts {
+		if a.Class == egtb.DrawPlays {
+			drawn++
+		}
+	}
+	if drawn < 2 {
+		return nil, "", false // nothing to choose
+	}
+	start := time.Now()
+	traps, ok := e.modelTraps(g, src, acts, budget)
+	if !ok {
+		return nil, fmt.Sprintf("policy model: out of time after %d ms; the search chooses", time.Since(start).Milliseconds()), false
+	}
+	best := -1
+	for i, t := range traps {
+		if best < 0 || t.chance > traps[best].chance {
+			best = i
+		}
+	}
+	var b strings.Builder
+	b.WriteString("policy model: chance of a losing reply")
+	for _, t := range traps {
+		fmt.Fprintf(&b, " %s %.3f", t.move, t.chance)
+	}
+	fmt.Fprintf(&b, " (%d ms)", time.Since(start).Milliseconds())
+	if best < 0 || traps[best].chance < o.ModelMinChance {
+		b.WriteString("; no trap, the search chooses")
+		return nil, b.String(), false
+	}
+	fmt.Fprintf(&b, "; plays %s", traps[best].move)
+	out := slices.Clone(acts)
+	i := slices.IndexFunc(out, func(a egtb.RootAction) bool { return a.Move == traps[best].move })
+	chosen := out[i]
+	copy(out[1:i+1], out[:i])
+	out[0] = chosen
+	return out, b.String(), true
+}
+
+// ActionScore is a root action with the score a search gave it.
+type ActionScore struct {
+	Move  position.Move
+	Score int
+}
+
+// ScoreActions scores every action of g's position by a search of depth
+// plies without the tables, each action a line of its own, as the opponent
+// model sees them (scripts/oppmodel fits the model to real opponents' moves
+// with it). It takes the engine as Search does.
+func (e *Engine) ScoreActions(g *position.Game, depth int) []ActionScore {
+	e.running.Lock()
+	defer e.running.Unlock()
+	e.arm(false)
+	e.clock.start()
+	var out []ActionScore
+	for _, rm := range e.replyScores(g, depth, nil) {
+		out = append(out, ActionScore{Move: rm.move, Score: rm.score})
+	}
+	return out
+}

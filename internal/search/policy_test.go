@@ -1,0 +1,165 @@
+package search
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+)
+
+func TestParsePolicy(t *testing.T) {
+	for i, n := range PolicyNames() {
+		if p, err := ParsePolicy(strings.ToUpper(n)); err != nil || p != Policy(i) || p.String() != n {
+			t.Errorf("%s: %v %v", n, p, err)
+		}
+	}
+	if _, err := ParsePolicy("greedy"); err == nil || err.Error() != `policy "greedy": want search, replies, sectors, model` {
+		t.Errorf("greedy: %v", err)
+	}
+	o := DefaultOptions()
+	if o.drawPolicy() != PolicySearch {
+		t.Errorf("default policy %s", o.drawPolicy())
+	}
+	o.TableWinningChances = true
+	if o.drawPolicy() != PolicyReplies {
+		t.Errorf("TableWinningChances: %s", o.drawPolicy())
+	}
+}
+
+// policyRoot searches a drawn placing root of the game's tables up to 7
+// pieces (a draw that many of White's placements keep, some replies to
+// which lose) under a policy, and returns the result, the policy's note and
+// the root's drawing actions.
+func policyRoot(t *testing.T, p Policy) (Result, string, map[position.Move]bool) {
+	t.Helper()
+	r := rules.Default()
+	tb, err := egtb.Open(egtbtest.Game(t, 7), &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tb.Close() })
+	pos, err := position.ParseFEN(&r, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := position.NewGame(r, pos)
+	acts, ok := tb.RankRoot(g)
+	if !ok || acts[0].Class != egtb.DrawPlays {
+		t.Fatalf("the root is not a draw the tables know: %v", acts)
+	}
+	drawn := map[position.Move]bool{}
+	for _, a := range acts {
+		if a.Class == egtb.DrawPlays {
+			drawn[a.Move] = true
+		}
+	}
+	e := New(8)
+	e.SetTables(tb)
+	o := e.Options()
+	o.Policy = p
+	e.SetOptions(o)
+	var note string
+	res := e.Search(g, Limits{Depth: 3}, func(in Info) {
+		if strings.HasPrefix(in.Note, "policy ") {
+			note = in.Note
+		}
+	})
+	if !drawn[res.BestMove] || res.Outcome != OutcomeDraw {
+		t.Fatalf("policy %s played %s (outcome %v): not a drawing action of %v", p, res.BestMove, res.Outcome, drawn)
+	}
+	return res, note, drawn
+}
+
+// The model values every drawing action by the chance that the opponent's
+// reply loses and plays the one with the highest; the note lists them all.
+func TestPolicyModelPlaysTheLikeliestTrap(t *testing.T) {
+	res, note, drawn := policyRoot(t, PolicyModel)
+	m := regexp.MustCompile(`^policy model: chance of a losing reply((?: [a-g][1-7] [01]\.\d{3})+) \(\d+ ms\); plays ([a-g][1-7])$`).FindStringSubmatch(note)
+	if m == nil {
+		t.Fatalf("note %q", note)
+	}
+	f := strings.Fields(m[1])
+	best := -1.0
+	for i := 0; i < len(f); i += 2 {
+		c, _ := strconv.ParseFloat(f[i+1], 64)
+		best = max(best, c)
+		if mv, err := position.ParseMove(f[i]); err != nil || !drawn[mv] {
+			t.Errorf("%s is not a drawing action", f[i])
+		}
+	}
+	if len(f)/2 != len(drawn) || m[2] != res.BestMove.String() || !strings.Contains(m[1], " "+m[2]+" "+strconv.FormatFloat(best, 'f', 3, 64)) || best < DefaultModelMinChance {
+		t.Errorf("note %q, played %s: want every one of the %d drawing actions and the highest chance played", note, res.BestMove, len(drawn))
+	}
+	if res.Source != FromTables || res.Nodes != 0 {
+		t.Errorf("source %v, nodes %d: want an answer at once from the tables", res.Source, res.Nodes)
+	}
+}
+
+// The search policy (the default) searches among the drawing actions, and
+// says so.
+func TestPolicySearchSearches(t *testing.T) {
+	res, note, drawn := policyRoot(t, PolicySearch)
+	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions"; note != want || res.Nodes == 0 {
+		t.Errorf("note %q, %d nodes: want a search and %q", note, res.Nodes, want)
+	}
+}
+
+// The sectors policy answers at once with a drawing action (its order is
+// checked by TestSectorOrder).
+func TestPolicySectorsAnswers(t *testing.T) {
+	res, _, _ := policyRoot(t, PolicySectors)
+	if res.Source != FromTables || res.Nodes != 0 {
+		t.Errorf("source %v, nodes %d", res.Source, res.Nodes)
+	}
+}
+
+// The sectors policy orders the drawing actions by the balance of the
+// sector each leads to, worst for the opponent first, and leaves the other
+// classes where they were. (Up to 7 pieces a mill always wins, so every
+// drawing action of this root leads to the same sector: the order keeps
+// RankRoot's among equals.)
+func TestSectorOrder(t *testing.T) {
+	r := rules.Default()
+	tb, err := egtb.Open(egtbtest.Game(t, 7), &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	pos, _ := position.ParseFEN(&r, "O***@***/@*******/**O****@ w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
+	g := position.NewGame(r, pos)
+	acts, _ := tb.RankRoot(g)
+	out := sectorOrder(tb, g, acts)
+	if len(out) != len(acts) {
+		t.Fatalf("%d actions, want %d", len(out), len(acts))
+	}
+	prev := 2.0
+	for i, a := range out {
+		if a.Class != acts[i].Class {
+			t.Fatalf("action %d: class %s, was %s", i, a.Class, acts[i].Class)
+		}
+		if a.Class != egtb.DrawPlays {
+			continue
+		}
+		h := g.Clone()
+		h.Play(a.Move)
+		v, ok := tb.SectorBalance(&h.Rules, &h.Pos)
+		if !ok {
+			t.Fatalf("%s: no sector balance", a.Move)
+		}
+		if h.Pos.SideToMove() != g.Pos.SideToMove() {
+			v = -v
+		}
+		if v > prev {
+			t.Errorf("%s: balance %.4f after %.4f", a.Move, v, prev)
+		}
+		if v == prev && a.Move != acts[i].Move {
+			t.Errorf("action %d: %s, RankRoot's %s, among equal balances", i, a.Move, acts[i].Move)
+		}
+		prev = v
+	}
+}

@@ -1,0 +1,205 @@
+// Command oppmodel measures the model of the fallible opponent (search's
+// PolicyModel) against real opponents' moves: from millmatch's game
+// records and the endgame tables of the whole game, it takes every position
+// where the opponent (the engine named by --opponent) was to move in a
+// position the tables hold drawn and at least one of its actions lost, and
+// asks how well a searcher of each depth choosing by a softmax of each
+// temperature predicts what the opponent played: the log-likelihood of its
+// choices, and the chance the model gave a losing action against how often
+// the opponent played one, overall and by bins of the model's chance.
+//
+//	go run ./scripts/oppmodel --dir EGTB --opponent sanmill RECORDS.jsonl ...
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/match"
+	"github.com/millengine/millengine/internal/movegen"
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/search"
+)
+
+// decision is one move of the opponent in a drawn position some of whose
+// actions lose: each action's score at each depth, which lose, which it
+// played.
+type decision struct {
+	scores map[int]map[position.Move]int
+	losing map[position.Move]bool
+	played position.Move
+}
+
+func main() {
+	fs := pflag.NewFlagSet("oppmodel", pflag.ExitOnError)
+	dir := fs.String("dir", egtb.DefaultDir(), "the tables of the whole game")
+	opp := fs.String("opponent", "sanmill", "the opponent: a substring of its engine name in the records")
+	depths := fs.IntSlice("depths", []int{1, 2, 3, 4, 5}, "model depths to try")
+	temps := fs.IntSlice("temps", []int{10, 20, 30, 45, 60, 90, 130, 200, 300}, "model temperatures (centipawns) to try")
+	fs.Parse(os.Args[1:])
+	r := rules.Default()
+	tb, err := egtb.Open(*dir, &r)
+	if err != nil {
+		fail(err)
+	}
+	e := search.New(64)
+	var ds []decision
+	for _, path := range fs.Args() {
+		f, err := os.Open(path)
+		if err != nil {
+			fail(err)
+		}
+		recs, _, err := match.ReadRecords(bufio.NewReader(f))
+		f.Close()
+		if err != nil {
+			fail(err)
+		}
+		for _, rec := range recs {
+			ds = append(ds, decisions(e, tb, rec, *opp, *depths)...)
+		}
+	}
+	fmt.Printf("%d decisions of %s in drawn positions with a losing action; %d of them lost\n", len(ds), *opp, countLost(ds))
+	for _, d := range *depths {
+		fmt.Printf("\ndepth %d\n%6s %12s %10s %10s\n", d, "temp", "loglik/move", "predicted", "observed")
+		for _, t := range *temps {
+			ll, pred := 0.0, 0.0
+			for _, x := range ds {
+				p, lose := softmax(x.scores[d], float64(t), x.played, x.losing)
+				ll += math.Log(max(p, 1e-9))
+				pred += lose
+			}
+			n := float64(max(len(ds), 1))
+			fmt.Printf("%6d %12.4f %10.4f %10.4f\n", t, ll/n, pred/n, float64(countLost(ds))/n)
+		}
+	}
+	// Calibration of the default model: the chance it gave against what
+	// happened, by bins.
+	d, t := search.DefaultModelDepth, float64(search.DefaultModelTemperature)
+	type bin struct {
+		n, lost int
+		pred    float64
+	}
+	bins := map[int]*bin{}
+	for _, x := range ds {
+		_, lose := softmax(x.scores[d], t, x.played, x.losing)
+		k := min(int(lose*5), 4)
+		if bins[k] == nil {
+			bins[k] = &bin{}
+		}
+		bins[k].n++
+		bins[k].pred += lose
+		if x.losing[x.played] {
+			bins[k].lost++
+		}
+	}
+	keys := make([]int, 0, len(bins))
+	for k := range bins {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	fmt.Printf("\ncalibration of the default model (depth %d, temperature %.0f)\n%10s %6s %10s %10s\n", d, t, "chance", "n", "predicted", "observed")
+	for _, k := range keys {
+		b := bins[k]
+		fmt.Printf("%4.1f-%3.1f %6d %10.4f %10.4f\n", float64(k)/5, float64(k+1)/5, b.n, b.pred/float64(b.n), float64(b.lost)/float64(b.n))
+	}
+}
+
+// decisions replays rec and collects the opponent's decisions.
+func decisions(e *search.Engine, tb *egtb.Tables, rec match.GameRecord, opp string, depths []int) []decision {
+	preset, ok := rules.PresetByName(rec.Variant)
+	if !ok {
+		return nil
+	}
+	r := preset.Rules
+	start := position.New(&r)
+	if rec.OpeningFEN != "" {
+		var err error
+		if start, err = position.ParseFEN(&r, rec.OpeningFEN); err != nil {
+			return nil
+		}
+	}
+	g := position.NewGame(r, start)
+	oppColour := position.White
+	if !strings.Contains(rec.White, opp) {
+		if !strings.Contains(rec.Black, opp) {
+			return nil
+		}
+		oppColour = position.Black
+	}
+	var out []decision
+	tokens := append(append([]string(nil), rec.Opening...), rec.Moves...)
+	for i, tok := range tokens {
+		m, err := movegen.ParseLegal(&g.Rules, &g.Pos, tok)
+		if err != nil {
+			return out
+		}
+		if i >= len(rec.Opening) && g.Pos.SideToMove() == oppColour {
+			if acts, ok := tb.RankRoot(g); ok && acts[0].Entry.Value.IsDraw() {
+				d := decision{scores: map[int]map[position.Move]int{}, losing: map[position.Move]bool{}, played: m}
+				for _, a := range acts {
+					if a.Entry.Value.IsLoss() {
+						d.losing[a.Move] = true
+					}
+				}
+				if len(d.losing) > 0 {
+					for _, dep := range depths {
+						d.scores[dep] = map[position.Move]int{}
+						for _, s := range e.ScoreActions(g, dep) {
+							d.scores[dep][s.Move] = s.Score
+						}
+					}
+					out = append(out, d)
+				}
+			}
+		}
+		g.Play(m)
+	}
+	return out
+}
+
+// softmax returns the model's chance of the action played and of a losing
+// action, from the actions' scores at temperature t.
+func softmax(scores map[position.Move]int, t float64, played position.Move, losing map[position.Move]bool) (float64, float64) {
+	top := math.Inf(-1)
+	for _, s := range scores {
+		top = max(top, float64(s))
+	}
+	var sum, p, lose float64
+	for m, s := range scores {
+		w := math.Exp((float64(s) - top) / t)
+		sum += w
+		if m == played {
+			p = w
+		}
+		if losing[m] {
+			lose += w
+		}
+	}
+	if sum == 0 {
+		return 0, 0
+	}
+	return p / sum, lose / sum
+}
+
+func countLost(ds []decision) int {
+	n := 0
+	for _, d := range ds {
+		if d.losing[d.played] {
+			n++
+		}
+	}
+	return n
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "oppmodel:", err)
+	os.Exit(1)
+}
