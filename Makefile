@@ -84,6 +84,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDispatch -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/uci/
 	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
 	$(GO) test -run '^$$' -fuzz '^FuzzOpenJournal$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
+	$(GO) test -run '^$$' -fuzz '^FuzzOpenPacked$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/egtb/
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/book/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadBinary$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/book/
 	$(GO) test -run '^$$' -fuzz FuzzReadRecords -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/match/

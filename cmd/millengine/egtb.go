@@ -29,6 +29,11 @@ Commands:
   probe    the value of a position and of each action:  egtb probe [--dir D] --fen FEN [--moves M] [--variant V] [--malom DIR]
   games    what the tables say of millmatch's games:  egtb games [--dir D] [--summary] FILE.jsonl ...
   compare  every entry of Malom's sector files against the tables:  egtb compare --malom DIR [--dir D] [--variant V]
+  pack     the tables compressed, probed as they are:  egtb pack [--dir D] --out P
+  unpack   the plain files back from packed ones:  egtb unpack [--dir P] --out D
+
+Every command and the engine read plain (.egtb) and packed (.egtbz) files alike;
+where a directory holds both forms of a table, the plain file is used.
 
 Run "millengine egtb <command> --help" for a command's flags.
 `
@@ -36,7 +41,7 @@ Run "millengine egtb <command> --help" for a command's flags.
 // egtbCommands are the subcommands of egtb, in the order of egtbUsage.
 var egtbCommands = []subcommand{
 	{"plan", egtbPlan}, {"build", egtbBuild}, {"verify", egtbVerify}, {"stats", egtbStats}, {"probe", egtbProbe}, {"games", egtbGames},
-	{"compare", egtbCompare},
+	{"compare", egtbCompare}, {"pack", egtbPack}, {"unpack", egtbUnpack},
 }
 
 // runEGTB implements 'millengine egtb …'.

@@ -122,7 +122,7 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 		}
 		// The small tables' data is checked now (a gigabyte of them in
 		// all); a big one's before a job reads it.
-		if tb := *t.slotOf(f.spec, f.metric); len(tb.data) <= buildCheckBytes {
+		if tb := *t.slotOf(f.spec, f.metric); tb.dataSize() <= uint64(buildCheckBytes) {
 			if err := tb.checkData(); err != nil {
 				t.unload(f.spec, f.metric)
 				warn(err.Error() + "; solving it again")
@@ -335,7 +335,7 @@ func (t *Tables) buildPlacing(ctx context.Context, o BuildOptions, j Job, report
 			return err
 		}
 		if n.Placing() {
-			views[n] = &wdlView{sec: tb.sec, data: tb.data}
+			views[n] = &wdlView{sec: tb.sec, data: tb.all()}
 		} else {
 			views[n] = movingView(tb, o.Threads)
 		}
@@ -380,12 +380,16 @@ func exitCopies(look func(m, o int) *table, p Params, pair []SectorSpec) (map[Se
 			if tb == nil || copies[e] != nil || (n == 2 && !p.RemoveMultiple) {
 				continue
 			}
-			mem, free, _, err := memory.Huge(len(tb.data), false)
+			data := tb.all()
+			if data == nil {
+				continue // the job says it is missing
+			}
+			mem, free, _, err := memory.Huge(len(data), false)
 			if err != nil {
 				continue
 			}
 			c := tb.copyWith(mem)
-			copy(c.data, tb.data)
+			copy(c.data, data)
 			copies[e] = c
 			frees = append(frees, free)
 		}
@@ -399,7 +403,7 @@ func exitCopies(look func(m, o int) *table, p Params, pair []SectorSpec) (map[Se
 
 func (t *Tables) report(s SectorSpec, pair []SectorSpec, metric Metric, el time.Duration, existing bool) SectorReport {
 	tb := t.table(s, metric)
-	r := SectorReport{Spec: s, Metric: metric, Path: tb.path, Stats: tb.hdr.stats, Size: int64(headerSize + len(tb.data)),
+	r := SectorReport{Spec: s, Metric: metric, Path: tb.path, Stats: tb.hdr.stats, Size: tb.size,
 		Elapsed: el, Partner: pair[len(pair)-1], Existing: existing}
 	if pair[0] != s {
 		r.Partner = pair[0]

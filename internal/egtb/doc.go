@@ -25,6 +25,12 @@
 // file per sector atomically; Verify re-checks a sector against the engine's
 // own movegen and position code.
 //
+// Packed tables: PackDir writes each table file in a packed form (".egtbz",
+// packedfile.go) that Open reads beside the plain files and probes without
+// unpacking: blocks of 4 KB compressed one by one, decoded into a cache
+// shared by the Tables' threads (packed.go); UnpackDir gives the plain
+// files back byte for byte.
+//
 // Index: positions are reduced by the 16 symmetries of the board (see bitboard.Symmetry and
 // sector); the share of slots used is about 0.8 for three pieces to move and
 // above 0.87 for more (see docs/tables.md).

@@ -242,15 +242,17 @@ func fileName(p Params, s SectorSpec, m Metric) string {
 	return fmt.Sprintf("%s-%dv%d%s%s", p.Name(), s.M, s.O, suffix, fileExtension)
 }
 
-var fileNameRE = regexp.MustCompile(`^(plain|diag)-(nofly|fly[34])-min([345])((?:-anymill)?)((?:-multi)?)-(?:(\d+)v(\d+)((?:-dtz)?)|(\d)_(\d)_(\d)_(\d))\.egtb$`)
+var fileNameRE = regexp.MustCompile(`^(plain|diag)-(nofly|fly[34])-min([345])((?:-anymill)?)((?:-multi)?)-(?:(\d+)v(\d+)((?:-dtz)?)|(\d)_(\d)_(\d)_(\d))\.egtbz?$`)
 
-// ParseFileName reads a sector file's name back into its parameters and
-// sector (of either metric).
+// ParseFileName reads a sector file's name (plain, or packed: ".egtbz")
+// back into its parameters and sector (of either metric).
 func ParseFileName(name string) (Params, SectorSpec, bool) {
 	p, s, _, ok := parseFileName(name)
 	return p, s, ok
 }
 
+// parseFileName is ParseFileName with the metric; a packed file's name
+// (isPackedName) reads as its plain file's.
 func parseFileName(name string) (Params, SectorSpec, Metric, bool) {
 	f := fileNameRE.FindStringSubmatch(name)
 	if f == nil {
@@ -346,6 +348,26 @@ var lazyCheckBytes = 64 << 20
 // data checksum) against the parameters, sector and metric its name
 // promises. It returns the header.
 func checkFile(path string, buf []byte, p Params, s SectorSpec, metric Metric, all bool) (header, error) {
+	h, err := checkNamedHeader(path, buf, p, s, metric)
+	if err != nil {
+		return h, err
+	}
+	if want := uint64(headerSize) + h.metric.dataSize(h.slots); uint64(len(buf)) != want {
+		what := "truncated"
+		if uint64(len(buf)) > want {
+			what = "too long"
+		}
+		return h, &FileError{path, fmt.Sprintf("%s: %d bytes, want %d", what, len(buf), want)}
+	}
+	if !all {
+		return h, nil
+	}
+	return h, checkData(path, &h, buf[headerSize:])
+}
+
+// checkNamedHeader decodes a file's header (plain or packed) and checks it
+// against the parameters, sector and metric its name promises.
+func checkNamedHeader(path string, buf []byte, p Params, s SectorSpec, metric Metric) (header, error) {
 	h, err := parseHeader(buf)
 	if err != nil {
 		return h, &FileError{path, err.Error()}
@@ -359,17 +381,7 @@ func checkFile(path string, buf []byte, p Params, s SectorSpec, metric Metric, a
 	if h.spec() != s {
 		return h, &FileError{path, fmt.Sprintf("holds sector %s, its name says %s", h.spec(), s)}
 	}
-	if want := uint64(headerSize) + h.metric.dataSize(h.slots); uint64(len(buf)) != want {
-		what := "truncated"
-		if uint64(len(buf)) > want {
-			what = "too long"
-		}
-		return h, &FileError{path, fmt.Sprintf("%s: %d bytes, want %d", what, len(buf), want)}
-	}
-	if !all {
-		return h, nil
-	}
-	return h, checkData(path, &h, buf[headerSize:])
+	return h, nil
 }
 
 // checkData checks a table's data against its header: the checksum and the

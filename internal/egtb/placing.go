@@ -218,7 +218,7 @@ func (t *Tables) probePlacing(mover, other bb.Bitboard, mf, of int) (uint8, bool
 	if tb == nil {
 		return 0, false
 	}
-	return code2(tb.data, tb.sec.index(mover, other)), true
+	return tb.code(tb.sec.index(mover, other))
 }
 
 // afterPlacingMill returns the code, for the side that has just placed and

@@ -220,7 +220,8 @@ func (ps *placingSolver) value(st *oState, mover bb.Bitboard, cm uint32) uint8 {
 // movingView returns the results of a moving-phase table as two-bit codes,
 // converted in parallel.
 func movingView(tb *table, threads int) *wdlView {
-	n := len(tb.data)
+	data := tb.all()
+	n := len(data)
 	out := make([]byte, (n+3)/4)
 	var wg sync.WaitGroup
 	per := (len(out) + threads - 1) / threads
@@ -232,7 +233,7 @@ func movingView(tb *table, threads int) *wdlView {
 				for q := 0; q < 4; q++ {
 					c := uint8(codeUnused)
 					if i := 4*k + q; i < n {
-						c = codeOf(tb.data[i])
+						c = codeOf(data[i])
 					}
 					b |= c << (2 * q)
 				}

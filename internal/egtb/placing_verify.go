@@ -28,7 +28,7 @@ import (
 // position's stored code against the rules' count; Upto and Checked of
 // VerifyOptions' Start and Part count the second pass's positions in that
 // order, and Checked of the result the slots of the first.
-func (t *Tables) verifyPlacing(ctx context.Context, s SectorSpec, tb *table, o VerifyOptions) (VerifyResult, error) {
+func (t *Tables) verifyPlacing(ctx context.Context, s SectorSpec, tb *table, data []byte, o VerifyOptions) (VerifyResult, error) {
 	var res VerifyResult
 	prog := o.Progress
 	if prog == nil {
@@ -57,7 +57,7 @@ func (t *Tables) verifyPlacing(ctx context.Context, s SectorSpec, tb *table, o V
 		for i := (lo + step - 1) / step * step; i < hi; i += step {
 			n++
 			mover, other := sec.decode(i)
-			c, used := code2(tb.data, i), sec.used(mover, other)
+			c, used := code2(data, i), sec.used(mover, other)
 			if used == (c != codeUnused) {
 				continue
 			}
@@ -93,7 +93,7 @@ func (t *Tables) verifyPlacing(ctx context.Context, s SectorSpec, tb *table, o V
 			n++
 			i := sec.index(w.mover, w.o)
 			p := placingPosition(s, w.mover, w.o)
-			stored := code2(tb.data, i)
+			stored := code2(data, i)
 			c, ok := t.placingByRules(&r, &p)
 			if ok && c == stored {
 				continue

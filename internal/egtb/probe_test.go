@@ -264,7 +264,7 @@ func BenchmarkProbe(b *testing.B) {
 		ps = randomPositions(b, 4096)
 	}
 	b.ReportAllocs()
-	b.ResetTimer()
+	defer cpuPerOp(b)()
 	var sink Value
 	for i := 0; i < b.N; i++ {
 		v, _ := tb.Probe(&r, &ps[i&4095])
@@ -282,7 +282,7 @@ func BenchmarkProbeSets(b *testing.B) {
 		ms[i], os[i] = randomPosition(rng, 3, 3)
 	}
 	b.ReportAllocs()
-	b.ResetTimer()
+	defer cpuPerOp(b)()
 	var sink Value
 	for i := 0; i < b.N; i++ {
 		v, _ := tb.ProbeSets(ms[i&4095], os[i&4095])

@@ -378,11 +378,11 @@ func (s *solver) exitLookup(sec *sector) (lookupFunc, error) {
 		if mover.Count() != sec.o-1 {
 			t = exitTab2
 		}
-		v := t.get(mover, other)
+		v, ok := t.get(mover, other)
 		if s.zeroing {
 			v = zeroed(v)
 		}
-		return v, true
+		return v, ok
 	}, nil
 }
 

@@ -76,6 +76,9 @@ func TestMain(m *testing.M) {
 	for _, d := range sharedDirs {
 		os.RemoveAll(d)
 	}
+	if packDir != "" {
+		os.RemoveAll(packDir)
+	}
 	os.Exit(code)
 }
 

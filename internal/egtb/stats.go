@@ -5,7 +5,7 @@ type SectorInfo struct {
 	Spec   SectorSpec
 	Metric Metric
 	Path   string
-	Size   int64      // file size in bytes
+	Size   int64      // file size in bytes (the packed file's for a packed table)
 	Header SolveStats // the counts recorded by the build
 	CRC    uint32     // the data checksum recorded by the build
 }
@@ -30,7 +30,7 @@ func (t *Tables) InfoOf(s SectorSpec, m Metric) (SectorInfo, bool) {
 	if tb == nil {
 		return SectorInfo{}, false
 	}
-	return SectorInfo{Spec: s, Metric: m, Path: tb.path, Size: int64(headerSize + len(tb.data)), Header: tb.hdr.stats, CRC: tb.hdr.crc}, true
+	return SectorInfo{Spec: s, Metric: m, Path: tb.path, Size: tb.size, Header: tb.hdr.stats, CRC: tb.hdr.crc}, true
 }
 
 // SectorStats counts a loaded sector's DTM values from its data: every raw
@@ -39,13 +39,23 @@ func (t *Tables) InfoOf(s SectorSpec, m Metric) (SectorInfo, bool) {
 func (t *Tables) SectorStats(s SectorSpec) SolveStats { return t.SectorStatsOf(s, DTM) }
 
 // SectorStatsOf counts a loaded sector's values of the metric from its data.
+// A packed table not decoded whole yet is decoded for the count and not
+// kept (egtb stats reads every table once).
 func (t *Tables) SectorStatsOf(s SectorSpec, m Metric) SolveStats {
 	tb := t.table(s, m)
 	if tb == nil {
 		return SolveStats{}
 	}
-	if m == WDL {
-		return sectorStatsWDL(tb.sec, tb.data)
+	var st SolveStats
+	err := tb.withAll(func(data []byte) {
+		if m == WDL {
+			st = sectorStatsWDL(tb.sec, data)
+		} else {
+			st = sectorStats(tb.sec, data)
+		}
+	})
+	if err != nil {
+		t.noteDamaged(err)
 	}
-	return sectorStats(tb.sec, tb.data)
+	return st
 }

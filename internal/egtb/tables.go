@@ -30,9 +30,14 @@ const DTMPieces = 10
 
 // table is one opened sector.
 type table struct {
-	sec     *sector
-	data    []byte // one value byte per slot (two bits for WDL)
+	sec *sector
+	// data is a plain table's data as mapped: one value byte per slot (two
+	// bits for WDL); nil for a packed table, pk, which is probed through
+	// its blocks (packed.go).
+	data    []byte
+	pk      *packed
 	path    string
+	size    int64 // the file's size
 	hdr     header
 	unmap   func() error
 	checked bool // the data checksum was checked
@@ -58,7 +63,15 @@ func (t *table) usable() *table {
 		return nil
 	}
 	t.once.Do(func() {
-		if !t.checked && len(t.data) <= lazyCheckBytes {
+		if t.pk != nil {
+			// A packed table's index is checked at its first use, its
+			// blocks as they are decoded.
+			if err := t.pk.checkIndex(); err != nil {
+				t.owner.noteDamaged(fmt.Errorf("%w; this sector is not used", err))
+				t.state.Store(2)
+				return
+			}
+		} else if !t.checked && len(t.data) <= lazyCheckBytes {
 			if err := checkData(t.path, &t.hdr, t.data); err != nil {
 				t.owner.noteDamaged(fmt.Errorf("%w; this sector is not used", err))
 				t.state.Store(2)
@@ -80,7 +93,14 @@ func (t *table) checkData() error {
 	if t.checked {
 		return nil
 	}
-	if err := checkData(t.path, &t.hdr, t.data); err != nil {
+	if t.pk != nil {
+		if err := t.pk.checkIndex(); err != nil {
+			return err
+		}
+		if _, err := t.pk.materialise(); err != nil {
+			return err
+		}
+	} else if err := checkData(t.path, &t.hdr, t.data); err != nil {
 		return err
 	}
 	t.checked = true
@@ -88,10 +108,50 @@ func (t *table) checkData() error {
 }
 
 // get returns the value of the position (mover, other), which must belong to
-// the sector.
-func (t *table) get(mover, other bb.Bitboard) Value {
-	return Value(t.data[t.sec.index(mover, other)])
+// the sector, and false when the tables do not know it: its block of a
+// packed table is damaged. A plain table knows every position; what a
+// plain probe pays for the packed form is the test of pk (Lookup, which
+// reads a sector's two tables at one index, computes it once for both).
+func (t *table) get(mover, other bb.Bitboard) (Value, bool) { return t.at(t.sec.index(mover, other)) }
+
+// at returns the value of slot i, and false when its block of a packed
+// table is damaged.
+func (t *table) at(i uint32) (Value, bool) {
+	if t.pk == nil {
+		return Value(t.data[i]), true
+	}
+	b, ok := t.pk.byteAt(uint64(i))
+	return Value(b), ok
 }
+
+// code returns the two-bit code of slot i of a WDL table, and false when
+// its block of a packed table is damaged.
+func (t *table) code(i uint32) (uint8, bool) {
+	if t.pk == nil {
+		return code2(t.data, i), true
+	}
+	b, ok := t.pk.byteAt(uint64(i >> 2))
+	return b >> ((i & 3) * 2) & 3, ok
+}
+
+// all returns the table's whole plain data, what the readers of every slot
+// use (verify, stats, a build's needs): a plain table's mapping, a packed
+// table decoded whole once (packed.materialise); nil when a packed table
+// cannot be decoded (the error goes to the Tables' Damaged).
+func (t *table) all() []byte {
+	if t.pk == nil {
+		return t.data
+	}
+	d, err := t.pk.materialise()
+	if err != nil {
+		t.pk.noteOnce(err)
+		return nil
+	}
+	return d
+}
+
+// dataSize is the size in bytes of the table's plain data.
+func (t *table) dataSize() uint64 { return t.hdr.metric.dataSize(t.hdr.slots) }
 
 // Tables are the opened sector files of one parameter set. They are
 // read-only and safe for concurrent use.
@@ -111,9 +171,16 @@ type Tables struct {
 	// check at their first use (Build checks what a job reads itself).
 	checkAll, trusted bool
 	// damaged holds the files found damaged (at open, or at their first
-	// use), which are not used; mu guards it.
+	// use), which are not used, and the damaged blocks of packed tables;
+	// mu guards it.
 	mu      sync.Mutex
 	damaged []error
+	// cache holds the packed tables' decoded blocks (nil until one is
+	// loaded), packedIDs numbers them for it; shadowed lists the packed
+	// files left out for the plain file of the same table.
+	cache     *blockCache
+	packedIDs uint32
+	shadowed  []string
 }
 
 // noteDamaged records a damaged file.
@@ -128,7 +195,10 @@ func (t *Tables) noteDamaged(err error) {
 
 // Damaged returns the files found damaged so far, each a *FileError saying
 // why: at open (header, size) or at their first use (a small table's data
-// checksum). Those sectors are not used; the others are.
+// checksum, a packed table's index); those sectors are not used, the
+// others are. It lists too the blocks of packed tables found damaged when
+// a probe decoded them (the file, the block and its slots): their
+// positions are unknown, the table's other blocks are used.
 func (t *Tables) Damaged() []error {
 	if t == nil {
 		return nil
@@ -139,7 +209,8 @@ func (t *Tables) Damaged() []error {
 }
 
 // Open maps the sector files in dir that were solved under the parameters of
-// r, reading their headers only. A missing directory or missing sectors are
+// r, plain or packed (packedfile.go; where both forms of a table are there,
+// the plain file), reading their headers only. A missing directory or missing sectors are
 // not errors (their positions are unknown); a damaged file is left out and
 // listed by Damaged (a *FileError naming it), the others are used: its
 // header or size at once, a small table's data at its first use (see
@@ -172,6 +243,10 @@ func openParams(dir string, p Params, all bool) (*Tables, error) {
 		if f.params != p {
 			continue
 		}
+		if f.shadowed {
+			t.shadowed = append(t.shadowed, f.path)
+			continue
+		}
 		if err := t.load(f.path, f.spec, f.metric); err != nil {
 			var fe *FileError
 			if !all && errors.As(err, &fe) {
@@ -190,10 +265,14 @@ type sectorFile struct {
 	params Params
 	spec   SectorSpec
 	metric Metric
+	packed bool // a packed file (".egtbz")
+	// shadowed: a packed file beside the plain file of the same table,
+	// which is the one used (it is probed without decoding).
+	shadowed bool
 }
 
-// sectorFiles lists the sector files in dir (by name), sorted; a missing
-// directory has none.
+// sectorFiles lists the sector files in dir (by name, plain and packed),
+// sorted; a missing directory has none.
 func sectorFiles(dir string) ([]sectorFile, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -208,35 +287,57 @@ func sectorFiles(dir string) ([]sectorFile, error) {
 		if !ok || e.IsDir() {
 			continue
 		}
-		out = append(out, sectorFile{filepath.Join(dir, e.Name()), p, s, m})
+		out = append(out, sectorFile{path: filepath.Join(dir, e.Name()), params: p, spec: s, metric: m, packed: isPackedName(e.Name())})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	for i := 1; i < len(out); i++ {
+		// "x.egtb" sorts just before "x.egtbz".
+		if out[i].packed && !out[i-1].packed && out[i].path == out[i-1].path+"z" {
+			out[i].shadowed = true
+		}
+	}
 	return out, nil
 }
 
-// load maps and checks one sector file and adds it.
+// load maps and checks one sector file (plain or packed) and adds it.
 func (t *Tables) load(path string, s SectorSpec, metric Metric) error {
 	buf, unmap, err := memory.MapFile(path)
 	if err != nil {
 		return &FileError{path, err.Error()}
 	}
-	h, err := checkFile(path, buf, t.params, s, metric, t.checkAll)
+	var tb *table
+	if isPackedName(filepath.Base(path)) {
+		tb, err = t.openPacked(path, buf, s, metric)
+	} else {
+		var h header
+		if h, err = checkFile(path, buf, t.params, s, metric, t.checkAll); err == nil {
+			tb = &table{sec: newSector(s.M, s.O), data: buf[headerSize:], hdr: h, checked: t.checkAll}
+			if t.checkAll || t.trusted {
+				tb.state.Store(1)
+			}
+		}
+	}
 	if err != nil {
 		unmap()
 		return err
 	}
+	tb.path, tb.size, tb.unmap, tb.owner = path, int64(len(buf)), unmap, t
 	slot := t.slotOf(s, metric)
 	if *slot != nil {
-		(*slot).unmap()
+		(*slot).close()
 	} else if metric == WDL {
 		t.placing++
 	}
-	tb := &table{sec: newSector(s.M, s.O), data: buf[headerSize:], path: path, hdr: h, unmap: unmap, checked: t.checkAll, owner: t}
-	if t.checkAll || t.trusted {
-		tb.state.Store(1)
-	}
 	*slot = tb
 	return nil
+}
+
+// close unmaps the table's file and frees what a packed table decoded.
+func (t *table) close() error {
+	if t.pk != nil {
+		t.pk.release()
+	}
+	return t.unmap()
 }
 
 // slotOf is where the table of sector s and the metric is kept.
@@ -254,7 +355,7 @@ func (t *Tables) slotOf(s SectorSpec, metric Metric) **table {
 func (t *Tables) unload(s SectorSpec, metric Metric) {
 	slot := t.slotOf(s, metric)
 	if *slot != nil {
-		(*slot).unmap()
+		(*slot).close()
 		*slot = nil
 		if metric == WDL {
 			t.placing--
@@ -270,7 +371,7 @@ func (t *Tables) Close() error {
 	var first error
 	drop := func(slot **table) {
 		if tb := *slot; tb != nil {
-			if err := tb.unmap(); err != nil && first == nil {
+			if err := tb.close(); err != nil && first == nil {
 				first = err
 			}
 			*slot = nil
@@ -320,6 +421,27 @@ func (t *Tables) lookupWDL(m, o int) *table {
 // then what they hold of the placing phase, "the whole game" when every
 // sector of Nine Men's Morris is there.
 func (t *Tables) Coverage() string {
+	s := t.coverage()
+	switch n := len(t.shadowedFiles()); {
+	case n == 1:
+		s += " (1 packed file left out beside the plain file of the same table, which is used)"
+	case n > 1:
+		s += fmt.Sprintf(" (%d packed files left out beside the plain files of the same tables, which are used)", n)
+	}
+	return s
+}
+
+// shadowedFiles lists the packed files left out for the plain files of the
+// same tables.
+func (t *Tables) shadowedFiles() []string {
+	if t == nil {
+		return nil
+	}
+	return t.shadowed
+}
+
+// coverage is Coverage without the note of the packed files left out.
+func (t *Tables) coverage() string {
 	s := t.movingCoverage()
 	if t == nil || t.placing == 0 {
 		return s
@@ -412,7 +534,7 @@ func (t *Tables) Has(s SectorSpec) bool {
 // copyWith returns a usable table like t whose data is data (a copy of t's
 // elsewhere in memory).
 func (t *table) copyWith(data []byte) *table {
-	c := &table{sec: t.sec, data: data, path: t.path, hdr: t.hdr, unmap: t.unmap, checked: t.checked, owner: t.owner}
+	c := &table{sec: t.sec, data: data, path: t.path, size: t.size, hdr: t.hdr, unmap: t.unmap, checked: t.checked, owner: t.owner}
 	c.state.Store(1)
 	return c
 }
@@ -449,7 +571,7 @@ func (t *Tables) ProbeSets(mover, other bb.Bitboard) (Value, bool) {
 	if tb == nil || mover&other != 0 || (mover|other)&^bb.Full != 0 {
 		return 0, false
 	}
-	return tb.get(mover, other), true
+	return tb.get(mover, other)
 }
 
 // Entry is what the tables know of a position for its side to move.
@@ -501,14 +623,18 @@ func (t *Tables) Lookup(r *rules.Rules, p *position.Position) (Entry, bool) {
 		d := t.lookup(m, o)
 		switch {
 		case z != nil && d != nil:
-			return Entry{Value: d.get(mover, other), DTZ: z.get(mover, other), Exact: true}, true
+			// The two tables of a sector share its index.
+			i := d.sec.index(mover, other)
+			v, ok := d.at(i)
+			w, ok2 := z.at(i)
+			return Entry{Value: v, DTZ: w, Exact: true}, ok && ok2
 		case d != nil:
 			// No DTZ table: the distance to the end bounds the one to a removal.
-			v := d.get(mover, other)
-			return Entry{Value: v, DTZ: v, Exact: true}, true
+			v, ok := d.get(mover, other)
+			return Entry{Value: v, DTZ: v, Exact: true}, ok
 		case z != nil:
-			v := z.get(mover, other)
-			return Entry{Value: v, DTZ: v}, true
+			v, ok := z.get(mover, other)
+			return Entry{Value: v, DTZ: v}, ok
 		}
 		return Entry{}, false
 	}
@@ -560,7 +686,7 @@ func (t *Tables) probeWDL(mover, other bb.Bitboard) (Value, bool) {
 	if tb == nil || mover&other != 0 || (mover|other)&^bb.Full != 0 {
 		return 0, false
 	}
-	return tb.get(mover, other), true
+	return tb.get(mover, other)
 }
 
 // Probe returns the DTM value of p for its side to move under the rules r

@@ -96,8 +96,12 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 	if tb == nil {
 		return res, fmt.Errorf("egtb: the %s table of sector %s is not loaded", o.Metric, s)
 	}
+	data := tb.all()
+	if data == nil {
+		return res, fmt.Errorf("egtb: the %s table of sector %s cannot be read: %v", o.Metric, s, tb.pk.wholeErr)
+	}
 	if o.Metric == WDL {
-		return t.verifyPlacing(ctx, s, tb, o)
+		return t.verifyPlacing(ctx, s, tb, data, o)
 	}
 	prog := o.Progress
 	if prog == nil {
@@ -125,7 +129,7 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 		for i := (lo + step - 1) / step * step; i < hi; i += step {
 			n++
 			mover, other := sec.decode(i)
-			if want, st := t.checkMoving(&r, mover, other, tb.data[i], sec.used(mover, other), o.Metric); want != "" {
+			if want, st := t.checkMoving(&r, mover, other, data[i], sec.used(mover, other), o.Metric); want != "" {
 				bad++
 				if len(local) < o.Limit {
 					fen = appendFEN(fen[:0], mover, other)
@@ -314,7 +318,11 @@ func (t *Tables) bestAfter(r *rules.Rules, p *position.Position, metric Metric) 
 		if tb == nil {
 			return 0, false
 		}
-		slot[i] = &tb.data[tb.sec.index(c.Pieces(us^1), c.Pieces(us))]
+		data := tb.all()
+		if data == nil {
+			return 0, false
+		}
+		slot[i] = &data[tb.sec.index(c.Pieces(us^1), c.Pieces(us))]
 		memory.Prefetch(uintptr(unsafe.Pointer(slot[i])))
 	}
 	var best Value
