@@ -39,21 +39,26 @@ type Level struct {
 
 // Levels are the levels from the weakest; full strength is above them all.
 var Levels = []Level{
-	{Name: "beginner", Elo: 600, Depth: 1, Temperature: 200, Margin: 300},
-	{Name: "novice", Elo: 800, Depth: 1, Temperature: 100, Margin: 200},
-	{Name: "casual", Elo: 1000, Depth: 2, Temperature: 80, Margin: 150},
-	{Name: "club", Elo: 1200, Depth: 2, Temperature: 40, Margin: 100},
-	{Name: "strong club", Elo: 1400, Depth: 3, Temperature: 30, Margin: 80},
-	{Name: "expert", Elo: 1600, Depth: 4, Temperature: 20, Margin: 60},
-	{Name: "master", Elo: 1800, Depth: 6, Temperature: 10, Margin: 40},
+	{Name: "beginner", Elo: 430, Depth: 1, Temperature: 200, Margin: 300},
+	{Name: "novice", Elo: 510, Depth: 1, Temperature: 100, Margin: 200},
+	{Name: "casual", Elo: 760, Depth: 2, Temperature: 80, Margin: 150},
+	{Name: "club", Elo: 910, Depth: 2, Temperature: 40, Margin: 100},
+	{Name: "strong club", Elo: 1080, Depth: 3, Temperature: 30, Margin: 80},
+	{Name: "expert", Elo: 1200, Depth: 4, Temperature: 20, Margin: 60},
+	{Name: "master", Elo: 1390, Depth: 6, Temperature: 10, Margin: 40},
 }
 
 // The bounds of UCI_Elo: from the weakest level's Elo to full strength's;
-// and its default (used once UCI_LimitStrength is set).
+// and its default (used once UCI_LimitStrength is set). The Elo figures are
+// those measured on 2026-11-28 (docs/strength.md, "Levels"): 40 games of
+// each level against Sanmill C++ at depths 1–4, at 20,000 nodes a move,
+// fitted with Sanmill at depth 1 anchored at 600. Full strength was
+// measured there under the same limits (no tables, no book, 20,000 nodes):
+// at a real time control with its tables it is far stronger.
 const (
-	MinElo          = 600
-	FullStrengthElo = 2000
-	DefaultElo      = 1400
+	MinElo          = 430
+	FullStrengthElo = 1620
+	DefaultElo      = 1080
 )
 
 // LevelOf returns the index in Levels of the level whose Elo is nearest elo,

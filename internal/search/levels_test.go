@@ -10,13 +10,13 @@ import (
 
 func TestLevelScale(t *testing.T) {
 	for _, tc := range []struct{ elo, level int }{
-		{0, 0}, {600, 0}, {699, 0}, {701, 1}, {1250, 3}, {1800, 6}, {1999, 6}, {2000, -1}, {3000, -1},
+		{0, 0}, {430, 0}, {470, 0}, {471, 1}, {990, 3}, {1000, 4}, {1390, 6}, {1619, 6}, {1620, -1}, {3000, -1},
 	} {
 		if got := LevelOf(tc.elo); got != tc.level {
 			t.Errorf("LevelOf(%d) = %d, want %d", tc.elo, got, tc.level)
 		}
 	}
-	if SkillElo(0) != MinElo || SkillElo(MaxSkillLevel) != FullStrengthElo || SkillElo(15) != 1300 {
+	if SkillElo(0) != MinElo || SkillElo(MaxSkillLevel) != FullStrengthElo || SkillElo(15) != 1025 {
 		t.Errorf("SkillElo: 0 → %d, 15 → %d, 30 → %d", SkillElo(0), SkillElo(15), SkillElo(MaxSkillLevel))
 	}
 	for i := 1; i < len(Levels); i++ {
@@ -38,9 +38,9 @@ func TestLevelScale(t *testing.T) {
 	if l := o.level(); l == nil || l.Name != "beginner" {
 		t.Errorf("SkillLevel 0: level %v", l)
 	}
-	o.SkillLevel, o.LimitStrength, o.Elo = MaxSkillLevel, true, 1600
+	o.SkillLevel, o.LimitStrength, o.Elo = MaxSkillLevel, true, 1200
 	if l := o.level(); l == nil || l.Name != "expert" {
-		t.Errorf("UCI_Elo 1600: level %v", l)
+		t.Errorf("UCI_Elo 1200: level %v", l)
 	}
 }
 

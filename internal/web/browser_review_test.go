@@ -440,9 +440,9 @@ func TestBrowserOptions(t *testing.T) {
 	// The levels, by name and Elo, full strength (the engine's default)
 	// last and chosen.
 	levels := eval[[]string](b, `[...document.querySelectorAll('#level option')].map(e => e.value + '=' + e.textContent)`)
-	if want := []string{"beginner=beginner (600)", "novice=novice (800)", "casual=casual (1000)", "club=club (1200)",
-		"strong club=strong club (1400)", "expert=expert (1600)", "master=master (1800)",
-		"full strength=full strength (2000)"}; !slices.Equal(levels, want) {
+	if want := []string{"beginner=beginner (430)", "novice=novice (510)", "casual=casual (760)", "club=club (910)",
+		"strong club=strong club (1080)", "expert=expert (1200)", "master=master (1390)",
+		"full strength=full strength (1620)"}; !slices.Equal(levels, want) {
 		t.Fatalf("Level select %q, want %q", levels, want)
 	}
 	level := func() string { return eval[string](b, `document.getElementById('level').value`) }
@@ -453,7 +453,7 @@ func TestBrowserOptions(t *testing.T) {
 		level string
 		lines []string // the setoptions the engine receives for it
 	}{
-		{"club", []string{"setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1200"}},
+		{"club", []string{"setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 910"}},
 		{"full strength", []string{"setoption name UCI_LimitStrength value false"}},
 	} {
 		n := len(receivedSetoptions(t, received))
@@ -473,7 +473,7 @@ func TestBrowserOptions(t *testing.T) {
 	// Everything the page set, as the engine received it.
 	if got, want := receivedSetoptions(t, received), []string{
 		"setoption name Contempt value 30", "setoption name Threads value 2", "setoption name UCI_AnalyseMode value true",
-		"setoption name Hash value 32", "setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1200",
+		"setoption name Hash value 32", "setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 910",
 		"setoption name UCI_LimitStrength value false",
 	}; !slices.Equal(got, want) {
 		t.Fatalf("the engine received %q, want %q", got, want)

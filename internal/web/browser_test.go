@@ -857,7 +857,7 @@ func TestBrowserEngineCrash(t *testing.T) {
 	b := engineTab(t, "1")
 	b.choose("level", "casual")
 	b.waitFor("the level", func(s snapshot) bool {
-		return s.Settled && strings.Contains(b.logTail(40), "> setoption name UCI_Elo value 1000")
+		return s.Settled && strings.Contains(b.logTail(40), "> setoption name UCI_Elo value 760")
 	})
 	fg := newGame(t, rules.Default(), movingFEN)
 	s := b.loadFEN(movingFEN)
@@ -894,7 +894,7 @@ func TestBrowserEngineCrash(t *testing.T) {
 		}
 	}
 	if want := []string{"> setoption name Variant value nine-mens-morris", "> setoption name UCI_LimitStrength value true",
-		"> setoption name UCI_Elo value 1000"}; !slices.Equal(restored, want) {
+		"> setoption name UCI_Elo value 760"}; !slices.Equal(restored, want) {
 		t.Fatalf("the new engine was sent %q, want %q", restored, want)
 	}
 	if v := eval[string](b, `document.getElementById('level').value`); v != "casual" {
