@@ -264,9 +264,9 @@ func TestOptionsJSON(t *testing.T) {
 func TestOptionsJSONLevels(t *testing.T) {
 	_, hs := startServer(t, Config{Engine: []string{engineBin(t, "testengine")}})
 	_, body := get(t, hs.URL+"/options.json")
-	const want = `"levels":[{"name":"beginner","elo":600},{"name":"novice","elo":800},{"name":"casual","elo":1000},` +
-		`{"name":"club","elo":1200},{"name":"strong club","elo":1400},{"name":"expert","elo":1600},` +
-		`{"name":"master","elo":1800},{"name":"full strength","elo":2000}]}` + "\n"
+	const want = `"levels":[{"name":"beginner","elo":430},{"name":"novice","elo":510},{"name":"casual","elo":760},` +
+		`{"name":"club","elo":910},{"name":"strong club","elo":1080},{"name":"expert","elo":1200},` +
+		`{"name":"master","elo":1390},{"name":"full strength","elo":1620}]}` + "\n"
 	if !strings.HasSuffix(body, want) {
 		t.Fatalf("options.json ends %q, want %q", body[max(0, len(body)-len(want)):], want)
 	}
