@@ -50,6 +50,16 @@ func TestColexAndCompress(t *testing.T) {
 // The set tables: every set maps to its canonical set by the symmetries its
 // mask names, the canonical set is the least image, and Burnside's count of
 // the orbits agrees with the number of canonical sets.
+// canonicalSets, which sizes a sector without its set table, counts the
+// canonical sets of each size exactly.
+func TestCanonicalSetCounts(t *testing.T) {
+	for n := 0; n <= maxSetSize; n++ {
+		if got := uint32(len(setsOf(n).sets)); got != canonicalSets[n] {
+			t.Errorf("%d points: %d canonical sets, canonicalSets says %d", n, got, canonicalSets[n])
+		}
+	}
+}
+
 func TestSetTables(t *testing.T) {
 	for n := 1; n <= 5; n++ {
 		st := setsOf(n)

@@ -318,8 +318,8 @@ func (s *sector) unusedIn(lo, hi uint32, f func(i uint32)) {
 	for i := lo; i < hi; {
 		ci := i / s.others
 		rowEnd := min((ci+1)*s.others, hi)
-		mover := s.movers.sets[ci]
-		if uint16(s.movers.info[colex(mover)]) == 1 || s.o == 0 {
+		mover := s.movers().sets[ci]
+		if uint16(s.movers().info[colex(mover)]) == 1 || s.o == 0 {
 			i = rowEnd
 			continue
 		}

@@ -250,9 +250,9 @@ func movingView(tb *table, threads int) *wdlView {
 func sectorStatsWDL(sec *sector, data []byte) SolveStats {
 	st := SolveStats{Slots: uint64(sec.size)}
 	var hist [4]uint64
-	for ci, mover := range sec.movers.sets {
+	for ci, mover := range sec.movers().sets {
 		lo := uint32(ci) * sec.others
-		full := uint16(sec.movers.info[colex(mover)]) == 1
+		full := uint16(sec.movers().info[colex(mover)]) == 1
 		c := uint32(1)<<sec.o - 1
 		for i := lo; i < lo+sec.others; i++ {
 			v := code2(data, i)

@@ -396,8 +396,9 @@ func (s *solver) initRange(w *work, lo, hi uint32, look lookupFunc) int {
 	defer func() { s.noteCounter(maxN) }()
 	ci, j := lo/sec.others, lo%sec.others
 	c := unrankColex(j, sec.o, 24-sec.m)
-	mover := sec.movers.sets[ci]
-	stabM := uint16(sec.movers.info[colex(mover)])
+	movers := sec.movers()
+	mover := movers.sets[ci]
+	stabM := uint16(movers.info[colex(mover)])
 	for i := lo; i < hi; i++ {
 		other := deposit(c, mover)
 		if stabM == 1 || sec.used(mover, other) {
@@ -419,9 +420,9 @@ func (s *solver) initRange(w *work, lo, hi uint32, look lookupFunc) int {
 		if j++; j == sec.others {
 			j = 0
 			c = 1<<sec.o - 1
-			if ci++; int(ci) < len(sec.movers.sets) {
-				mover = sec.movers.sets[ci]
-				stabM = uint16(sec.movers.info[colex(mover)])
+			if ci++; int(ci) < len(movers.sets) {
+				mover = movers.sets[ci]
+				stabM = uint16(movers.info[colex(mover)])
 			}
 		} else {
 			x := c & -c
@@ -629,9 +630,9 @@ func sectorStats(sec *sector, data []byte) SolveStats {
 	st := SolveStats{Slots: uint64(sec.size)}
 	var hist [256]uint64 // weighted counts per value byte
 	var stored uint64
-	for ci, mover := range sec.movers.sets {
+	for ci, mover := range sec.movers().sets {
 		block := data[uint32(ci)*sec.others : uint32(ci+1)*sec.others]
-		if uint16(sec.movers.info[colex(mover)]) == 1 {
+		if uint16(sec.movers().info[colex(mover)]) == 1 {
 			for _, v := range block {
 				hist[v] += bb.NumSymmetries
 			}

@@ -257,6 +257,10 @@ func openParams(dir string, p Params, all bool) (*Tables, error) {
 			return nil, err
 		}
 	}
+	// The set tables of the sectors' indexes are built on another
+	// goroutine: Open returns having read the headers only, and a probe
+	// soon after finds them built (or waits for the one it needs).
+	go warmSetTables(t.Sectors())
 	return t, nil
 }
 
@@ -480,7 +484,9 @@ func (t *Tables) movingCoverage() string {
 	}
 	dtm := 0
 	for _, s := range have {
-		if t.lookup(s.M, s.O) != nil {
+		// present, not usable: saying what is there must not read the
+		// tables' data (usable checks a small table's checksum).
+		if t.tabs[s.M][s.O].present() {
 			dtm = max(dtm, s.M+s.O)
 		}
 	}
