@@ -2,8 +2,12 @@
 // positions: the wall time from go to bestmove, through pipes, each engine
 // told to forget its table (ucinewgame) before every position. Runs
 // alternate between the engines so that the machine's drift falls on both
-// alike. It prints each position's times and the geometric mean of the
-// ratios (first engine / second).
+// alike. It prints each position's times, then the totals and the
+// geometric mean of the ratios (first engine / second) of each phase the
+// positions file tags ("# phase: NAME" lines) and of all positions.
+//
+// With --generate N it writes instead a positions file of N positions of
+// each phase of Nine Men's Morris from random games (--seed).
 //
 // For Sanmill's C++ engine, which has no go depth, the depth is its
 // SkillLevel with DeveloperMode and DrawOnHumanExperience off (so that the
@@ -19,6 +23,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,8 +53,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	depth := fs.Int("depth", 8, "the depth")
 	posFile := fs.String("positions", "", `file of positions, one "position …" command a line (# comments)`)
 	rounds := fs.Int("rounds", 1, "times each position is searched by each engine")
+	gen := fs.Int("generate", 0, "write a positions file of this many positions a phase from random games, and exit")
+	seed := fs.Uint64("seed", 1, "the random games' seed (--generate)")
 	if code, ok := paired.ParseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	if *gen > 0 {
+		if err := generate(stdout, *gen, *seed); err != nil {
+			fmt.Fprintf(stderr, "ttd: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	if len(*engines) != 2 || *posFile == "" || *depth < 1 || *rounds < 1 {
 		fmt.Fprintln(stderr, "ttd: want two --engine, --positions, --depth >= 1 and --rounds >= 1")
@@ -88,9 +102,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		es[n].goCmd = line
 	}
 	d := strconv.Itoa(*depth)
-	var logSum float64
-	var n int
-	var tot [2]time.Duration
+	var results []result
 	fmt.Fprintf(stdout, "depth %d: %s vs %s\n", *depth, es[0].name, es[1].name)
 	for pi, pos := range positions {
 		var best [2]time.Duration
@@ -100,7 +112,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 				order = []int{1, 0}
 			}
 			for _, i := range order {
-				el, err := es[i].timeTo(pos, d)
+				el, err := es[i].timeTo(pos.cmd, d)
 				if err != nil {
 					fmt.Fprintf(stderr, "ttd: %s: %v\n", es[i].name, err)
 					return 1
@@ -111,15 +123,49 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		ratio := best[0].Seconds() / best[1].Seconds()
-		logSum += math.Log(ratio)
-		n++
-		tot[0] += best[0]
-		tot[1] += best[1]
-		fmt.Fprintf(stdout, "%3d %9.1f ms %9.1f ms  %.3f  %s\n", pi+1, ms(best[0]), ms(best[1]), ratio, pos)
+		fmt.Fprintf(stdout, "%3d %9.1f ms %9.1f ms  %.3f  %s\n", pi+1, ms(best[0]), ms(best[1]), ratio, pos.cmd)
+		results = append(results, result{pos.phase, best})
 	}
-	fmt.Fprintf(stdout, "total %.0f ms / %.0f ms = %.3f; geometric mean of the ratios %.3f over %d positions\n",
-		ms(tot[0]), ms(tot[1]), tot[0].Seconds()/tot[1].Seconds(), math.Exp(logSum/float64(n)), n)
+	summarize(stdout, results)
 	return 0
+}
+
+// result is one position's phase ("" untagged) and best times.
+type result struct {
+	phase string
+	best  [2]time.Duration
+}
+
+// summarize writes a line for each phase, in the order of their first
+// positions, and one for all positions: the totals of both engines, their
+// ratio, and the geometric mean of the positions' ratios. With no phase
+// tagged there is only the line of all positions.
+func summarize(w io.Writer, results []result) {
+	line := func(label string, keep func(result) bool) {
+		var logSum float64
+		var n int
+		var tot [2]time.Duration
+		for _, r := range results {
+			if keep(r) {
+				logSum += math.Log(r.best[0].Seconds() / r.best[1].Seconds())
+				n++
+				tot[0] += r.best[0]
+				tot[1] += r.best[1]
+			}
+		}
+		fmt.Fprintf(w, "%-14s total %.0f ms / %.0f ms = %.3f; geometric mean of the ratios %.3f over %d positions\n",
+			label, ms(tot[0]), ms(tot[1]), tot[0].Seconds()/tot[1].Seconds(), math.Exp(logSum/float64(n)), n)
+	}
+	var phases []string
+	for _, r := range results {
+		if r.phase != "" && !slices.Contains(phases, r.phase) {
+			phases = append(phases, r.phase)
+		}
+	}
+	for _, ph := range phases {
+		line(ph, func(r result) bool { return r.phase == ph })
+	}
+	line("all", func(result) bool { return true })
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -133,18 +179,28 @@ func indexed(s string) (int, string, bool) {
 	return int(k[0] - '1'), rest, true
 }
 
-func readPositions(path string) ([]string, error) {
+// pos is a position command and its phase ("" untagged).
+type pos struct{ cmd, phase string }
+
+// readPositions reads a positions file: a position command a line, lines
+// starting with # comments, "# phase: NAME" giving the phase of the
+// positions below it.
+func readPositions(path string) ([]pos, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
+	var out []pos
+	phase := ""
 	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+		l = strings.TrimSpace(l)
+		if name, ok := strings.CutPrefix(l, phaseTag); ok {
+			phase = strings.TrimSpace(name)
+		} else if l != "" && !strings.HasPrefix(l, "#") {
 			if !strings.HasPrefix(l, "position ") {
 				return nil, fmt.Errorf("%s: %q is not a position command", path, l)
 			}
-			out = append(out, l)
+			out = append(out, pos{l, phase})
 		}
 	}
 	if len(out) == 0 {

@@ -4,7 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/rules"
 )
 
 func TestIndexed(t *testing.T) {
@@ -25,8 +31,14 @@ func TestReadPositions(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good")
 	os.WriteFile(good, []byte("# c\nposition startpos\n\nposition fen x\n"), 0o644)
-	if got, err := readPositions(good); err != nil || len(got) != 2 || got[1] != "position fen x" {
+	if got, err := readPositions(good); err != nil || len(got) != 2 || got[1] != (pos{"position fen x", ""}) {
 		t.Fatalf("%q %v", got, err)
+	}
+	tagged := filepath.Join(dir, "tagged")
+	os.WriteFile(tagged, []byte("position startpos\n# phase: a b \nposition fen x\n# other\nposition fen y\n#phase: c\n# phase: d\nposition fen z\n"), 0o644)
+	want := []pos{{"position startpos", ""}, {"position fen x", "a b"}, {"position fen y", "a b"}, {"position fen z", "d"}}
+	if got, err := readPositions(tagged); err != nil || !slices.Equal(got, want) {
+		t.Fatalf("tagged: %q %v, want %q", got, err, want)
 	}
 	bad := filepath.Join(dir, "bad")
 	os.WriteFile(bad, []byte("startpos\n"), 0o644)
@@ -42,5 +54,62 @@ func TestUsage(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"--engine", "x"}, &out, &errb); code != 2 || errb.Len() == 0 {
 		t.Fatalf("one engine: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	ms := func(a, b int) [2]time.Duration {
+		return [2]time.Duration{time.Duration(a) * time.Millisecond, time.Duration(b) * time.Millisecond}
+	}
+	var out bytes.Buffer
+	summarize(&out, []result{{"x", ms(10, 40)}, {"y", ms(30, 10)}, {"x", ms(90, 90)}, {"y", ms(20, 20)}})
+	want := "x              total 100 ms / 130 ms = 0.769; geometric mean of the ratios 0.500 over 2 positions\n" +
+		"y              total 50 ms / 30 ms = 1.667; geometric mean of the ratios 1.732 over 2 positions\n" +
+		"all            total 150 ms / 160 ms = 0.938; geometric mean of the ratios 0.931 over 4 positions\n"
+	if out.String() != want {
+		t.Errorf("got\n%swant\n%s", out.String(), want)
+	}
+	out.Reset()
+	summarize(&out, []result{{"", ms(10, 40)}, {"", ms(40, 10)}})
+	if want := "all            total 50 ms / 50 ms = 1.000; geometric mean of the ratios 1.000 over 2 positions\n"; out.String() != want {
+		t.Errorf("untagged: got %q, want %q", out.String(), want)
+	}
+}
+
+// TestPhasesFile checks testdata/ttd-phases.txt: it is what --generate 6
+// --seed 1 writes, and every position parses and is of its tagged phase.
+func TestPhasesFile(t *testing.T) {
+	const path = "../../testdata/ttd-phases.txt"
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := generate(&out, 6, 1); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != string(file) {
+		t.Errorf("%s is not what --generate 6 --seed 1 writes:\n%s", path, out.String())
+	}
+	got, err := readPositions(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preset, _ := rules.PresetByName("nine-mens-morris")
+	count := map[string]int{}
+	for _, ps := range got {
+		p, err := position.ParseFEN(&preset.Rules, strings.TrimPrefix(ps.cmd, "position fen "))
+		if err != nil {
+			t.Fatalf("%s: %v", ps.cmd, err)
+		}
+		if ph := phaseOf(&preset.Rules, &p); ph < 0 || phaseNames[ph] != ps.phase {
+			t.Errorf("%s: phase %d, tagged %q", ps.cmd, ph, ps.phase)
+		}
+		count[ps.phase]++
+	}
+	for _, name := range phaseNames {
+		if count[name] != 6 {
+			t.Errorf("%d positions of %s, want 6", count[name], name)
+		}
 	}
 }
