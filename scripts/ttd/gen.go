@@ -40,10 +40,51 @@ func phaseOf(r *rules.Rules, p *position.Position) int {
 	return 2
 }
 
+// decidedPlies is the horizon of the generator's filter: a position whose
+// game is won by a side within this many actions is left out, since an
+// engine that ends its iterations at a proven win reaches no depth there.
+const decidedPlies = 4
+
+// outcome returns +1 if the side to move in p wins within n actions
+// whatever the other does, -1 if it loses so, else 0: an exhaustive
+// search of the game's rules alone (no engine), a removal being an action.
+func outcome(r *rules.Rules, p *position.Position, n int) int {
+	if p.IsOver() {
+		switch res, _ := p.Result(); {
+		case res == position.Draw || res == position.Ongoing:
+			return 0
+		case (res == position.WhiteWins) == (p.SideToMove() == position.White):
+			return 1
+		}
+		return -1
+	}
+	if n == 0 {
+		return 0
+	}
+	var ml movegen.MoveList
+	movegen.Generate(r, p, &ml)
+	best := -1
+	for _, m := range ml.Slice() {
+		c := *p
+		c.Do(r, m)
+		v := outcome(r, &c, n-1)
+		if c.SideToMove() != p.SideToMove() && !c.IsOver() {
+			v = -v
+		}
+		if v > best {
+			if best = v; best == 1 {
+				break
+			}
+		}
+	}
+	return best
+}
+
 // generate writes a positions file of perPhase positions of each phase of
 // Nine Men's Morris, each from its own game of random legal actions (drawn
 // from a PCG seeded with seed), at a random one of that game's plies in the
-// phase: the same seed writes the same file.
+// phase whose game is not decided within decidedPlies actions: the same
+// seed writes the same file.
 func generate(w io.Writer, perPhase int, seed uint64) error {
 	preset, _ := rules.PresetByName("nine-mens-morris")
 	r := &preset.Rules
@@ -75,7 +116,11 @@ func generate(w io.Writer, perPhase int, seed uint64) error {
 			if len(s) == 0 || len(got[ph]) == perPhase {
 				continue
 			}
-			fen := s[rng.IntN(len(s))].FEN()
+			i := rng.IntN(len(s))
+			if outcome(r, &s[i], decidedPlies) != 0 {
+				continue
+			}
+			fen := s[i].FEN()
 			if _, err := position.ParseFEN(r, fen); err != nil {
 				return fmt.Errorf("%s: %v", fen, err)
 			}

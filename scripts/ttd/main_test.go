@@ -113,3 +113,26 @@ func TestPhasesFile(t *testing.T) {
 		}
 	}
 }
+
+func TestOutcome(t *testing.T) {
+	preset, _ := rules.PresetByName("nine-mens-morris")
+	r := &preset.Rules
+	for _, c := range []struct {
+		fen  string
+		n    int
+		want int
+	}{
+		// White closes a mill and removes one of black's three: a win in 2.
+		{"@*O**@**/*OOOO*OO/**@***** w m s 7 0 3 0 0 0 0 0 0 0 0 1 31", 2, 1},
+		{"@*O**@**/*OOOO*OO/**@***** w m s 7 0 3 0 0 0 0 0 0 0 0 1 31", 1, 0},
+		{"********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1", 4, 0},
+	} {
+		p, err := position.ParseFEN(r, c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := outcome(r, &p, c.n); got != c.want {
+			t.Errorf("outcome(%s, %d) = %d, want %d", c.fen, c.n, got, c.want)
+		}
+	}
+}
