@@ -60,9 +60,9 @@ bench: build
 	$(GO) run ./scripts/benchpair --new $(BIN)/millengine --pairs $(BENCH_PAIRS) $(if $(PREV_REF),--prev $(PREV_REF))
 
 # Time to a fixed depth against Sanmill's C++ engine (scripts/ttd), per
-# phase, on TTD_POSITIONS: by default 6 Nine Men's Morris positions of each
+# phase, on TTD_POSITIONS: by default 8 Nine Men's Morris positions of each
 # phase from random games (testdata/ttd-phases.txt, written by scripts/ttd
-# --generate 6 --seed 1); testdata/ttd-positions.txt holds bench's 12
+# --generate 8 --seed 1); testdata/ttd-positions.txt holds bench's 12
 # positions. Sanmill searches once to SkillLevel plies
 # (DeveloperMode and DrawOnHumanExperience off, MoveTime 0), millengine
 # iterates to go depth; both one thread, no tables, no book. SANMILL is the

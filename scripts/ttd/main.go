@@ -4,7 +4,10 @@
 // alternate between the engines so that the machine's drift falls on both
 // alike. It prints each position's times, then the totals and the
 // geometric mean of the ratios (first engine / second) of each phase the
-// positions file tags ("# phase: NAME" lines) and of all positions.
+// positions file tags ("# phase: NAME" lines) and of all positions. A
+// position where an engine's info lines stop short of the depth (it proved
+// the result and ended its iterations) is marked s and left out of them:
+// its time is no time to depth.
 //
 // With --generate N it writes instead a positions file of N positions of
 // each phase of Nine Men's Morris from random games (--seed).
@@ -106,13 +109,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "depth %d: %s vs %s\n", *depth, es[0].name, es[1].name)
 	for pi, pos := range positions {
 		var best [2]time.Duration
+		short := false
 		for r := range *rounds {
 			order := []int{0, 1}
 			if (pi+r)%2 == 1 {
 				order = []int{1, 0}
 			}
 			for _, i := range order {
-				el, err := es[i].timeTo(pos.cmd, d)
+				el, reached, err := es[i].timeTo(pos.cmd, d)
 				if err != nil {
 					fmt.Fprintf(stderr, "ttd: %s: %v\n", es[i].name, err)
 					return 1
@@ -120,41 +124,58 @@ func run(args []string, stdout, stderr io.Writer) int {
 				if best[i] == 0 || el < best[i] {
 					best[i] = el
 				}
+				short = short || (reached > 0 && reached < *depth)
 			}
 		}
 		ratio := best[0].Seconds() / best[1].Seconds()
-		fmt.Fprintf(stdout, "%3d %9.1f ms %9.1f ms  %.3f  %s\n", pi+1, ms(best[0]), ms(best[1]), ratio, pos.cmd)
-		results = append(results, result{pos.phase, best})
+		mark := " "
+		if short {
+			mark = "s"
+		}
+		fmt.Fprintf(stdout, "%3d %9.1f ms %9.1f ms  %.3f %s %s\n", pi+1, ms(best[0]), ms(best[1]), ratio, mark, pos.cmd)
+		results = append(results, result{pos.phase, best, short})
 	}
 	summarize(stdout, results)
 	return 0
 }
 
-// result is one position's phase ("" untagged) and best times.
+// result is one position's phase ("" untagged), best times, and whether an
+// engine ended its search short of the depth (its info lines went less
+// deep: it had proven the result), which makes the times no time to depth.
 type result struct {
 	phase string
 	best  [2]time.Duration
+	short bool
 }
 
 // summarize writes a line for each phase, in the order of their first
 // positions, and one for all positions: the totals of both engines, their
-// ratio, and the geometric mean of the positions' ratios. With no phase
-// tagged there is only the line of all positions.
+// ratio, and the geometric mean of the positions' ratios, positions where
+// an engine ended short of the depth (marked s) left out and counted. With
+// no phase tagged there is only the line of all positions.
 func summarize(w io.Writer, results []result) {
 	line := func(label string, keep func(result) bool) {
 		var logSum float64
-		var n int
+		var n, short int
 		var tot [2]time.Duration
 		for _, r := range results {
-			if keep(r) {
+			switch {
+			case !keep(r):
+			case r.short:
+				short++
+			default:
 				logSum += math.Log(r.best[0].Seconds() / r.best[1].Seconds())
 				n++
 				tot[0] += r.best[0]
 				tot[1] += r.best[1]
 			}
 		}
-		fmt.Fprintf(w, "%-14s total %.0f ms / %.0f ms = %.3f; geometric mean of the ratios %.3f over %d positions\n",
+		fmt.Fprintf(w, "%-14s total %.0f ms / %.0f ms = %.3f; geometric mean of the ratios %.3f over %d positions",
 			label, ms(tot[0]), ms(tot[1]), tot[0].Seconds()/tot[1].Seconds(), math.Exp(logSum/float64(n)), n)
+		if short > 0 {
+			fmt.Fprintf(w, " (%d ended short of the depth, left out)", short)
+		}
+		fmt.Fprintln(w)
 	}
 	var phases []string
 	for _, r := range results {
@@ -222,41 +243,49 @@ func start(cmdline string) (*engine, error) {
 	e := &engine{name: f[0], cmd: cmd, in: in, out: bufio.NewScanner(out)}
 	e.out.Buffer(make([]byte, 1<<20), 1<<20)
 	fmt.Fprintln(in, "uci")
-	if err := e.until("uciok"); err != nil {
+	if _, err := e.until("uciok"); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
-// until reads lines until one contains word as a whole token.
-func (e *engine) until(word string) error {
+// until reads lines until one contains word as a whole token. It returns
+// the greatest depth of the "info depth N" lines read on the way (0: none).
+func (e *engine) until(word string) (int, error) {
+	deepest := 0
 	for e.out.Scan() {
-		for _, f := range strings.Fields(e.out.Text()) {
-			if f == word {
-				return nil
+		f := strings.Fields(e.out.Text())
+		if slices.Contains(f, word) {
+			return deepest, nil
+		}
+		if len(f) >= 3 && f[0] == "info" && f[1] == "depth" {
+			if d, err := strconv.Atoi(f[2]); err == nil {
+				deepest = max(deepest, d)
 			}
 		}
 	}
-	return fmt.Errorf("output ended before %q", word)
+	return deepest, fmt.Errorf("output ended before %q", word)
 }
 
-// timeTo sets up pos and returns the time from go to bestmove.
-func (e *engine) timeTo(pos, depth string) (time.Duration, error) {
+// timeTo sets up pos and returns the time from go to bestmove and the
+// greatest depth of the engine's info lines (0: it wrote none).
+func (e *engine) timeTo(pos, depth string) (time.Duration, int, error) {
 	for _, l := range e.setup {
 		fmt.Fprintln(e.in, strings.ReplaceAll(l, "{d}", depth))
 	}
 	fmt.Fprintln(e.in, "ucinewgame")
 	fmt.Fprintln(e.in, pos)
 	fmt.Fprintln(e.in, "isready")
-	if err := e.until("readyok"); err != nil {
-		return 0, err
+	if _, err := e.until("readyok"); err != nil {
+		return 0, 0, err
 	}
 	t0 := time.Now()
 	fmt.Fprintln(e.in, strings.ReplaceAll(e.goCmd, "{d}", depth))
-	if err := e.until("bestmove"); err != nil {
-		return 0, err
+	reached, err := e.until("bestmove")
+	if err != nil {
+		return 0, 0, err
 	}
-	return time.Since(t0), nil
+	return time.Since(t0), reached, nil
 }
 
 func (e *engine) close() {

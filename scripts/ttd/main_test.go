@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -62,21 +63,21 @@ func TestSummarize(t *testing.T) {
 		return [2]time.Duration{time.Duration(a) * time.Millisecond, time.Duration(b) * time.Millisecond}
 	}
 	var out bytes.Buffer
-	summarize(&out, []result{{"x", ms(10, 40)}, {"y", ms(30, 10)}, {"x", ms(90, 90)}, {"y", ms(20, 20)}})
+	summarize(&out, []result{{"x", ms(10, 40), false}, {"y", ms(30, 10), false}, {"x", ms(90, 90), false}, {"y", ms(20, 20), false}, {"y", ms(1, 500), true}})
 	want := "x              total 100 ms / 130 ms = 0.769; geometric mean of the ratios 0.500 over 2 positions\n" +
-		"y              total 50 ms / 30 ms = 1.667; geometric mean of the ratios 1.732 over 2 positions\n" +
-		"all            total 150 ms / 160 ms = 0.938; geometric mean of the ratios 0.931 over 4 positions\n"
+		"y              total 50 ms / 30 ms = 1.667; geometric mean of the ratios 1.732 over 2 positions (1 ended short of the depth, left out)\n" +
+		"all            total 150 ms / 160 ms = 0.938; geometric mean of the ratios 0.931 over 4 positions (1 ended short of the depth, left out)\n"
 	if out.String() != want {
 		t.Errorf("got\n%swant\n%s", out.String(), want)
 	}
 	out.Reset()
-	summarize(&out, []result{{"", ms(10, 40)}, {"", ms(40, 10)}})
+	summarize(&out, []result{{"", ms(10, 40), false}, {"", ms(40, 10), false}})
 	if want := "all            total 50 ms / 50 ms = 1.000; geometric mean of the ratios 1.000 over 2 positions\n"; out.String() != want {
 		t.Errorf("untagged: got %q, want %q", out.String(), want)
 	}
 }
 
-// TestPhasesFile checks testdata/ttd-phases.txt: it is what --generate 6
+// TestPhasesFile checks testdata/ttd-phases.txt: it is what --generate 8
 // --seed 1 writes, and every position parses and is of its tagged phase.
 func TestPhasesFile(t *testing.T) {
 	const path = "../../testdata/ttd-phases.txt"
@@ -85,11 +86,11 @@ func TestPhasesFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := generate(&out, 6, 1); err != nil {
+	if err := generate(&out, 8, 1); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != string(file) {
-		t.Errorf("%s is not what --generate 6 --seed 1 writes:\n%s", path, out.String())
+		t.Errorf("%s is not what --generate 8 --seed 1 writes:\n%s", path, out.String())
 	}
 	got, err := readPositions(path)
 	if err != nil {
@@ -108,8 +109,8 @@ func TestPhasesFile(t *testing.T) {
 		count[ps.phase]++
 	}
 	for _, name := range phaseNames {
-		if count[name] != 6 {
-			t.Errorf("%d positions of %s, want 6", count[name], name)
+		if count[name] != 8 {
+			t.Errorf("%d positions of %s, want 8", count[name], name)
 		}
 	}
 }
@@ -134,5 +135,16 @@ func TestOutcome(t *testing.T) {
 		if got := outcome(r, &p, c.n); got != c.want {
 			t.Errorf("outcome(%s, %d) = %d, want %d", c.fen, c.n, got, c.want)
 		}
+	}
+}
+
+func TestUntil(t *testing.T) {
+	out := "info depth 1 score cp 3\ninfo string depth 40\ninfo depth 12 seldepth 30\ninfo depth 7\nbestmove a1\ninfo depth 20\n"
+	e := &engine{out: bufio.NewScanner(strings.NewReader(out))}
+	if d, err := e.until("bestmove"); d != 12 || err != nil {
+		t.Errorf("until bestmove: %d %v, want 12", d, err)
+	}
+	if d, err := e.until("bestmove"); d != 20 || err == nil {
+		t.Errorf("past the end: %d %v, want 20 and an error", d, err)
 	}
 }
