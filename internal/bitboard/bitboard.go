@@ -124,6 +124,14 @@ type Topology struct {
 	LinesThrough [NumSquares]Bitboard
 	// Degree[s] is the number of neighbours of s.
 	Degree [NumSquares]uint8
+	// cross is the set of points joined to the point of the same place on
+	// the next or the previous ring (a point p is ring p/8, place p%8):
+	// with the ring links it makes the adjacency a few shifts of a whole
+	// set (Neighbours, Links).
+	cross Bitboard
+	// pointPlanes[k] is the set of points s whose NumLines[s]+Degree[s] has
+	// bit k (PointSum).
+	pointPlanes [4]Bitboard
 }
 
 // Plain is the board without diagonals (16 mills).
@@ -164,6 +172,7 @@ func build(diagonal bool) *Topology {
 		link(a, b)
 		link(b, c)
 		t.Lines = append(t.Lines, Bit(a)|Bit(b)|Bit(c))
+		t.cross |= Bit(a) | Bit(b) | Bit(c)
 	}
 	for s := Square(0); s < NumSquares; s++ {
 		t.Degree[s] = uint8(t.Adjacent[s].Count())
@@ -174,9 +183,19 @@ func build(diagonal bool) *Topology {
 				t.LinesThrough[s] |= l &^ Bit(s)
 			}
 		}
+		for k, v := 0, int(t.NumLines[s])+int(t.Degree[s]); v != 0; k, v = k+1, v>>1 {
+			if v&1 != 0 {
+				t.pointPlanes[k] |= Bit(s)
+			}
+		}
 	}
 	return t
 }
+
+// The ring links as shifts of a set: each place p to p+1 (ringNext) and to
+// p-1 (ringPrev) on its own ring, 7 and 0 joined.
+func ringNext(b Bitboard) Bitboard { return b<<1&0xFEFEFE | b>>7&0x010101 }
+func ringPrev(b Bitboard) Bitboard { return b>>1&0x7F7F7F | b<<7&0x808080 }
 
 // MillsAt counts the lines through s whose other two points are all in own.
 func (t *Topology) MillsAt(s Square, own Bitboard) int {
@@ -212,11 +231,24 @@ func (t *Topology) CountMills(own Bitboard) int {
 	return n
 }
 
-// Neighbours returns the union of the neighbours of every point of b.
+// Neighbours returns the union of the neighbours of every point of b (the
+// union of Adjacent over b, computed for the whole set at once).
 func (t *Topology) Neighbours(b Bitboard) Bitboard {
-	var n Bitboard
-	for b != 0 {
-		n |= t.Adjacent[b.PopFirst()]
-	}
-	return n
+	c := b & t.cross
+	return ringNext(b) | ringPrev(b) | c<<8&Full | c>>8
+}
+
+// Links returns the number of pairs of adjacent points with one in from and
+// the other in to: the sum over the points s of from of
+// (Adjacent[s] & to).Count(). Every link is one of the four shifts of
+// Neighbours, so each pair is counted once.
+func (t *Topology) Links(from, to Bitboard) int {
+	c := from & t.cross
+	return (ringNext(from) & to).Count() + (ringPrev(from) & to).Count() + (c << 8 & to).Count() + (c >> 8 & to).Count()
+}
+
+// PointSum returns the sum of NumLines[s]+Degree[s] over the points s of b.
+func (t *Topology) PointSum(b Bitboard) int {
+	return (b & t.pointPlanes[0]).Count() + (b&t.pointPlanes[1]).Count()<<1 +
+		(b&t.pointPlanes[2]).Count()<<2 + (b&t.pointPlanes[3]).Count()<<3
 }

@@ -128,8 +128,9 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 	empty := p.Empty()
 	var own [2]bb.Bitboard
 	var reach [2]bb.Bitboard
-	var nbs [2]bb.Bitboard // the points next to each side's pieces
-	var slides [2]bool     // the side moves by sliding (not placing, not flying)
+	var nbs [2]bb.Bitboard           // the points next to each side's pieces
+	var slides [2]bool               // the side moves by sliding (not placing, not flying)
+	nearEmpty := t.Neighbours(empty) // the points with an empty neighbour
 	for c := position.Color(0); c < 2; c++ {
 		o := p.Pieces(c)
 		own[c] = o
@@ -139,18 +140,12 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 			fc[Pending] = pr
 		}
 		slides[c] = p.InHand(c) == 0 && !p.CanFly(r, c)
-		var nb bb.Bitboard
-		for b := o; b != 0; {
-			s := b.PopFirst()
-			adj := t.Adjacent[s]
-			nb |= adj
-			free := (adj & empty).Count()
-			fc[Mobility] += free
-			if free == 0 {
-				fc[Blocked]++
-			}
-			fc[Point] += int(t.NumLines[s]) + int(t.Degree[s])
-		}
+		// Per piece: its empty neighbours, whether it has none, its lines
+		// and neighbours; summed over the set at once.
+		fc[Mobility] = t.Links(o, empty)
+		fc[Blocked] = (o &^ nearEmpty).Count()
+		fc[Point] = t.PointSum(o)
+		nb := t.Neighbours(o)
 		nbs[c] = nb
 		if slides[c] {
 			reach[c] = nb & empty
@@ -211,16 +206,15 @@ func lastExitPieces(t *bb.Topology, own, empty bb.Bitboard) int {
 	n := 0
 	for rest := own; rest != 0; {
 		group := bb.Bit(rest.First())
-		var exits bb.Bitboard
-		for frontier := group; frontier != 0; {
-			adj := t.Adjacent[frontier.PopFirst()]
-			exits |= adj & empty
-			grow := adj & own &^ group
+		for {
+			grow := t.Neighbours(group) & own &^ group
+			if grow == 0 {
+				break
+			}
 			group |= grow
-			frontier |= grow
 		}
 		rest &^= group
-		if exits.Count() == 1 {
+		if (t.Neighbours(group) & empty).Count() == 1 {
 			n += group.Count()
 		}
 	}
