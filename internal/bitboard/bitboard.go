@@ -247,6 +247,19 @@ func (t *Topology) Links(from, to Bitboard) int {
 	return (ringNext(from) & to).Count() + (ringPrev(from) & to).Count() + (c << 8 & to).Count() + (c >> 8 & to).Count()
 }
 
+// NearTwo returns the points with at least two neighbours in b: each
+// neighbour lies in one of the four shifts of Neighbours.
+func (t *Topology) NearTwo(b Bitboard) Bitboard {
+	c := b & t.cross
+	ones, d := ringNext(b), ringPrev(b)
+	twos := ones & d
+	ones |= d
+	d = c << 8 & Full
+	twos |= ones & d
+	ones |= d
+	return twos | ones&(c>>8)
+}
+
 // PointSum returns the sum of NumLines[s]+Degree[s] over the points s of b.
 func (t *Topology) PointSum(b Bitboard) int {
 	return (b & t.pointPlanes[0]).Count() + (b&t.pointPlanes[1]).Count()<<1 +

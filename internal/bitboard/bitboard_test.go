@@ -399,7 +399,7 @@ func TestNeighbours(t *testing.T) {
 	}
 }
 
-// TestSetAdjacency checks Neighbours, Links and PointSum, which shift whole
+// TestSetAdjacency checks Neighbours, Links, NearTwo and PointSum, which shift whole
 // sets, against the tables point by point on both boards.
 func TestSetAdjacency(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -411,7 +411,15 @@ func TestSetAdjacency(t *testing.T) {
 		}
 		for range 2000 {
 			a, b := Bitboard(rng.Uint32())&Full, Bitboard(rng.Uint32())&Full
-			var nb Bitboard
+			var nb, two Bitboard
+			for s := Square(0); s < NumSquares; s++ {
+				if (top.Adjacent[s] & a).Count() >= 2 {
+					two |= Bit(s)
+				}
+			}
+			if got := top.NearTwo(a); got != two {
+				t.Fatalf("diagonal %v: NearTwo(%#x) = %#x, want %#x", top.Diagonal, uint32(a), uint32(got), uint32(two))
+			}
 			links, points := 0, 0
 			for x := a; x != 0; {
 				s := x.PopFirst()

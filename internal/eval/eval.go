@@ -201,10 +201,12 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 
 // lastExitPieces counts the pieces of own whose group (own pieces linked
 // by adjacency) has exactly one empty neighbour: one opposing piece there
-// blocks the whole group.
+// blocks the whole group. Such a group holds only pieces with at most one
+// empty neighbour, so only groups of those are grown.
 func lastExitPieces(t *bb.Topology, own, empty bb.Bitboard) int {
+	cand := own &^ t.NearTwo(empty)
 	n := 0
-	for rest := own; rest != 0; {
+	for rest := cand; rest != 0; {
 		group := bb.Bit(rest.First())
 		for {
 			grow := t.Neighbours(group) & own &^ group
@@ -214,7 +216,7 @@ func lastExitPieces(t *bb.Topology, own, empty bb.Bitboard) int {
 			group |= grow
 		}
 		rest &^= group
-		if (t.Neighbours(group) & empty).Count() == 1 {
+		if group&^cand == 0 && (t.Neighbours(group)&empty).Count() == 1 {
 			n += group.Count()
 		}
 	}
