@@ -192,10 +192,25 @@ func build(diagonal bool) *Topology {
 	return t
 }
 
-// The ring links as shifts of a set: each place p to p+1 (ringNext) and to
-// p-1 (ringPrev) on its own ring, 7 and 0 joined.
-func ringNext(b Bitboard) Bitboard { return b<<1&0xFEFEFE | b>>7&0x010101 }
-func ringPrev(b Bitboard) Bitboard { return b>>1&0x7F7F7F | b<<7&0x808080 }
+// RingNext and RingPrev are the ring links as shifts of a set: each point
+// of b moved to the next (p+1) or the previous (p-1) place on its own ring,
+// 7 and 0 joined.
+func RingNext(b Bitboard) Bitboard { return b<<1&0xFEFEFE | b>>7&0x010101 }
+
+// RingPrev: see RingNext.
+func RingPrev(b Bitboard) Bitboard { return b>>1&0x7F7F7F | b<<7&0x808080 }
+
+// The lines of every board by their middle points: a ring's side is the
+// middle point m (an even place) and m-1, m+1 on the ring (RingMiddles); a
+// line across the rings is the middle ring's point q and q-8, q+8
+// (CrossMiddles).
+const (
+	RingMiddles Bitboard = 0x555555
+	middleRing  Bitboard = 0x00FF00
+)
+
+// CrossMiddles returns the middle points of the lines across the rings.
+func (t *Topology) CrossMiddles() Bitboard { return t.cross & middleRing }
 
 // MillsAt counts the lines through s whose other two points are all in own.
 func (t *Topology) MillsAt(s Square, own Bitboard) int {
@@ -235,7 +250,7 @@ func (t *Topology) CountMills(own Bitboard) int {
 // union of Adjacent over b, computed for the whole set at once).
 func (t *Topology) Neighbours(b Bitboard) Bitboard {
 	c := b & t.cross
-	return ringNext(b) | ringPrev(b) | c<<8&Full | c>>8
+	return RingNext(b) | RingPrev(b) | c<<8&Full | c>>8
 }
 
 // Links returns the number of pairs of adjacent points with one in from and
@@ -244,20 +259,26 @@ func (t *Topology) Neighbours(b Bitboard) Bitboard {
 // Neighbours, so each pair is counted once.
 func (t *Topology) Links(from, to Bitboard) int {
 	c := from & t.cross
-	return (ringNext(from) & to).Count() + (ringPrev(from) & to).Count() + (c << 8 & to).Count() + (c >> 8 & to).Count()
+	return (RingNext(from) & to).Count() + (RingPrev(from) & to).Count() + (c << 8 & to).Count() + (c >> 8 & to).Count()
 }
 
 // NearTwo returns the points with at least two neighbours in b: each
 // neighbour lies in one of the four shifts of Neighbours.
 func (t *Topology) NearTwo(b Bitboard) Bitboard {
+	_, two, _ := t.NearCounts(b)
+	return two
+}
+
+// NearCounts returns the points with at least one, two and three
+// neighbours in b, adding up the four shifts of Neighbours bit by bit.
+func (t *Topology) NearCounts(b Bitboard) (one, two, three Bitboard) {
 	c := b & t.cross
-	ones, d := ringNext(b), ringPrev(b)
-	twos := ones & d
-	ones |= d
-	d = c << 8 & Full
-	twos |= ones & d
-	ones |= d
-	return twos | ones&(c>>8)
+	for _, d := range [4]Bitboard{RingNext(b), RingPrev(b), c << 8 & Full, c >> 8} {
+		three |= two & d
+		two |= one & d
+		one |= d
+	}
+	return one, two, three
 }
 
 // PointSum returns the sum of NumLines[s]+Degree[s] over the points s of b.
