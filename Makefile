@@ -59,15 +59,20 @@ bench: build
 	$(BIN)/millengine bench $(if $(BENCHDEPTH),--depth $(BENCHDEPTH))
 	$(GO) run ./scripts/benchpair --new $(BIN)/millengine --pairs $(BENCH_PAIRS) $(if $(PREV_REF),--prev $(PREV_REF))
 
-# Time to a fixed depth against Sanmill's C++ engine on bench's Nine Men's
-# Morris positions (scripts/ttd): Sanmill searches once to SkillLevel plies
+# Time to a fixed depth against Sanmill's C++ engine (scripts/ttd), per
+# phase, on TTD_POSITIONS: by default 8 Nine Men's Morris positions of each
+# phase from random games (testdata/ttd-phases.txt, written by scripts/ttd
+# --generate 8 --seed 1); testdata/ttd-positions.txt holds bench's 12
+# positions. Sanmill searches once to SkillLevel plies
 # (DeveloperMode and DrawOnHumanExperience off, MoveTime 0), millengine
 # iterates to go depth; both one thread, no tables, no book. SANMILL is the
 # peer built by ../shared/peers/build-sanmill-cpp.sh.
 SANMILL   ?= $(HOME)/.cache/mill-peers/.peers/bin/sanmill
 TTD_DEPTH ?= 12
+TTD_POSITIONS ?= testdata/ttd-phases.txt
+TTD_ROUNDS ?= 3
 ttd: build
-	$(GO) run ./scripts/ttd --depth $(TTD_DEPTH) --rounds 3 --positions testdata/ttd-positions.txt \
+	$(GO) run ./scripts/ttd --depth $(TTD_DEPTH) --rounds $(TTD_ROUNDS) --positions $(TTD_POSITIONS) \
 		--engine "$(BIN)/millengine" --engine "$(SANMILL)" \
 		--setup "1:setoption name EGTBPath value <empty>" --setup "1:setoption name Book value <empty>" \
 		--go "2:go" --setup "2:setoption name SkillLevel value {d}" --setup "2:setoption name MoveTime value 0" \

@@ -124,6 +124,14 @@ type Topology struct {
 	LinesThrough [NumSquares]Bitboard
 	// Degree[s] is the number of neighbours of s.
 	Degree [NumSquares]uint8
+	// cross is the set of points joined to the point of the same place on
+	// the next or the previous ring (a point p is ring p/8, place p%8):
+	// with the ring links it makes the adjacency a few shifts of a whole
+	// set (Neighbours, Links).
+	cross Bitboard
+	// pointPlanes[k] is the set of points s whose NumLines[s]+Degree[s] has
+	// bit k (PointSum).
+	pointPlanes [4]Bitboard
 }
 
 // Plain is the board without diagonals (16 mills).
@@ -164,6 +172,7 @@ func build(diagonal bool) *Topology {
 		link(a, b)
 		link(b, c)
 		t.Lines = append(t.Lines, Bit(a)|Bit(b)|Bit(c))
+		t.cross |= Bit(a) | Bit(b) | Bit(c)
 	}
 	for s := Square(0); s < NumSquares; s++ {
 		t.Degree[s] = uint8(t.Adjacent[s].Count())
@@ -174,9 +183,34 @@ func build(diagonal bool) *Topology {
 				t.LinesThrough[s] |= l &^ Bit(s)
 			}
 		}
+		for k, v := 0, int(t.NumLines[s])+int(t.Degree[s]); v != 0; k, v = k+1, v>>1 {
+			if v&1 != 0 {
+				t.pointPlanes[k] |= Bit(s)
+			}
+		}
 	}
 	return t
 }
+
+// RingNext and RingPrev are the ring links as shifts of a set: each point
+// of b moved to the next (p+1) or the previous (p-1) place on its own ring,
+// 7 and 0 joined.
+func RingNext(b Bitboard) Bitboard { return b<<1&0xFEFEFE | b>>7&0x010101 }
+
+// RingPrev: see RingNext.
+func RingPrev(b Bitboard) Bitboard { return b>>1&0x7F7F7F | b<<7&0x808080 }
+
+// The lines of every board by their middle points: a ring's side is the
+// middle point m (an even place) and m-1, m+1 on the ring (RingMiddles); a
+// line across the rings is the middle ring's point q and q-8, q+8
+// (CrossMiddles).
+const (
+	RingMiddles Bitboard = 0x555555
+	middleRing  Bitboard = 0x00FF00
+)
+
+// CrossMiddles returns the middle points of the lines across the rings.
+func (t *Topology) CrossMiddles() Bitboard { return t.cross & middleRing }
 
 // MillsAt counts the lines through s whose other two points are all in own.
 func (t *Topology) MillsAt(s Square, own Bitboard) int {
@@ -212,11 +246,43 @@ func (t *Topology) CountMills(own Bitboard) int {
 	return n
 }
 
-// Neighbours returns the union of the neighbours of every point of b.
+// Neighbours returns the union of the neighbours of every point of b (the
+// union of Adjacent over b, computed for the whole set at once).
 func (t *Topology) Neighbours(b Bitboard) Bitboard {
-	var n Bitboard
-	for b != 0 {
-		n |= t.Adjacent[b.PopFirst()]
+	c := b & t.cross
+	return RingNext(b) | RingPrev(b) | c<<8&Full | c>>8
+}
+
+// Links returns the number of pairs of adjacent points with one in from and
+// the other in to: the sum over the points s of from of
+// (Adjacent[s] & to).Count(). Every link is one of the four shifts of
+// Neighbours, so each pair is counted once.
+func (t *Topology) Links(from, to Bitboard) int {
+	c := from & t.cross
+	return (RingNext(from) & to).Count() + (RingPrev(from) & to).Count() + (c << 8 & to).Count() + (c >> 8 & to).Count()
+}
+
+// NearTwo returns the points with at least two neighbours in b: each
+// neighbour lies in one of the four shifts of Neighbours.
+func (t *Topology) NearTwo(b Bitboard) Bitboard {
+	_, two, _ := t.NearCounts(b)
+	return two
+}
+
+// NearCounts returns the points with at least one, two and three
+// neighbours in b, adding up the four shifts of Neighbours bit by bit.
+func (t *Topology) NearCounts(b Bitboard) (one, two, three Bitboard) {
+	c := b & t.cross
+	for _, d := range [4]Bitboard{RingNext(b), RingPrev(b), c << 8 & Full, c >> 8} {
+		three |= two & d
+		two |= one & d
+		one |= d
 	}
-	return n
+	return one, two, three
+}
+
+// PointSum returns the sum of NumLines[s]+Degree[s] over the points s of b.
+func (t *Topology) PointSum(b Bitboard) int {
+	return (b & t.pointPlanes[0]).Count() + (b&t.pointPlanes[1]).Count()<<1 +
+		(b&t.pointPlanes[2]).Count()<<2 + (b&t.pointPlanes[3]).Count()<<3
 }

@@ -1,6 +1,7 @@
 package bitboard
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -394,6 +395,71 @@ func TestNeighbours(t *testing.T) {
 		got := For(tc.diagonal).Neighbours(set(t, tc.of...))
 		if want := set(t, tc.want...); got != want {
 			t.Errorf("diagonal=%t: Neighbours(%v) = {%s}, want {%s}", tc.diagonal, tc.of, names(got), names(want))
+		}
+	}
+}
+
+// TestSetAdjacency checks Neighbours, Links, NearCounts, NearTwo and PointSum, which shift whole
+// sets, against the tables point by point on both boards.
+func TestSetAdjacency(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, top := range []*Topology{Plain, Diagonal} {
+		for s := Square(0); s < NumSquares; s++ {
+			if got := top.Neighbours(Bit(s)); got != top.Adjacent[s] {
+				t.Fatalf("diagonal %v: Neighbours(%d) = %#x, want %#x", top.Diagonal, s, uint32(got), uint32(top.Adjacent[s]))
+			}
+		}
+		for range 2000 {
+			a, b := Bitboard(rng.Uint32())&Full, Bitboard(rng.Uint32())&Full
+			var nb, one, two, three Bitboard
+			for s := Square(0); s < NumSquares; s++ {
+				switch n := (top.Adjacent[s] & a).Count(); {
+				case n >= 3:
+					three |= Bit(s)
+					fallthrough
+				case n == 2:
+					two |= Bit(s)
+					fallthrough
+				case n == 1:
+					one |= Bit(s)
+				}
+			}
+			if o, tw, th := top.NearCounts(a); o != one || tw != two || th != three || top.NearTwo(a) != two {
+				t.Fatalf("diagonal %v: NearCounts(%#x) = %#x %#x %#x, want %#x %#x %#x", top.Diagonal, uint32(a), uint32(o), uint32(tw), uint32(th), uint32(one), uint32(two), uint32(three))
+			}
+			links, points := 0, 0
+			for x := a; x != 0; {
+				s := x.PopFirst()
+				nb |= top.Adjacent[s]
+				links += (top.Adjacent[s] & b).Count()
+				points += int(top.NumLines[s]) + int(top.Degree[s])
+			}
+			if top.Neighbours(a) != nb || top.Links(a, b) != links || top.PointSum(a) != points {
+				t.Fatalf("diagonal %v, %#x %#x: Neighbours %#x Links %d PointSum %d, want %#x %d %d", top.Diagonal, uint32(a), uint32(b),
+					uint32(top.Neighbours(a)), top.Links(a, b), top.PointSum(a), uint32(nb), links, points)
+			}
+		}
+	}
+}
+
+// TestMiddles checks that the lines of both boards are the ring sides
+// around RingMiddles and the lines across around CrossMiddles.
+func TestMiddles(t *testing.T) {
+	for _, top := range []*Topology{Plain, Diagonal} {
+		var want []Bitboard
+		for m := RingMiddles; m != 0; {
+			b := Bit(m.PopFirst())
+			want = append(want, b|RingNext(b)|RingPrev(b))
+		}
+		for q := top.CrossMiddles(); q != 0; {
+			b := Bit(q.PopFirst())
+			want = append(want, b|b<<8|b>>8)
+		}
+		got := slices.Clone(top.Lines)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("diagonal %v: lines %x, by their middles %x", top.Diagonal, got, want)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package eval
 
 import (
+	"unsafe"
+
+	"github.com/millengine/millengine/internal/memory"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 )
@@ -52,6 +55,16 @@ type Cache struct {
 func (c *Cache) Clear() {
 	if c != nil {
 		clear(c.slots[:])
+	}
+}
+
+// Prefetch asks for the slot of the position with Key key to be brought
+// into the cache (see memory.Prefetch): the search calls it when it makes a
+// move into a position it will evaluate, so that the slot's miss overlaps
+// the work before the lookup. A nil cache has nothing to fetch.
+func (c *Cache) Prefetch(key uint32) {
+	if c != nil {
+		memory.Prefetch(uintptr(unsafe.Pointer(&c.slots[key&cacheMask])))
 	}
 }
 

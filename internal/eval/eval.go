@@ -128,8 +128,9 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 	empty := p.Empty()
 	var own [2]bb.Bitboard
 	var reach [2]bb.Bitboard
-	var nbs [2]bb.Bitboard // the points next to each side's pieces
-	var slides [2]bool     // the side moves by sliding (not placing, not flying)
+	var nbs [2]bb.Bitboard           // the points next to each side's pieces
+	var slides [2]bool               // the side moves by sliding (not placing, not flying)
+	nearEmpty := t.Neighbours(empty) // the points with an empty neighbour
 	for c := position.Color(0); c < 2; c++ {
 		o := p.Pieces(c)
 		own[c] = o
@@ -139,18 +140,12 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 			fc[Pending] = pr
 		}
 		slides[c] = p.InHand(c) == 0 && !p.CanFly(r, c)
-		var nb bb.Bitboard
-		for b := o; b != 0; {
-			s := b.PopFirst()
-			adj := t.Adjacent[s]
-			nb |= adj
-			free := (adj & empty).Count()
-			fc[Mobility] += free
-			if free == 0 {
-				fc[Blocked]++
-			}
-			fc[Point] += int(t.NumLines[s]) + int(t.Degree[s])
-		}
+		// Per piece: its empty neighbours, whether it has none, its lines
+		// and neighbours; summed over the set at once.
+		fc[Mobility] = t.Links(o, empty)
+		fc[Blocked] = (o &^ nearEmpty).Count()
+		fc[Point] = t.PointSum(o)
+		nb := t.Neighbours(o)
 		nbs[c] = nb
 		if slides[c] {
 			reach[c] = nb & empty
@@ -169,33 +164,7 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 		fc[Cramped] = cramp(exits.Count() + p.InHand(c))
 		fc[LastExit] = lastExitPieces(t, own[c], empty)
 	}
-	for _, l := range t.Lines {
-		w, b := l&own[0], l&own[1]
-		var c position.Color
-		var o bb.Bitboard
-		switch {
-		case b == 0 && w != 0:
-			c, o = position.White, w
-		case w == 0 && b != 0:
-			c, o = position.Black, b
-		default:
-			continue
-		}
-		fc := &f[c]
-		switch o.Count() {
-		case 2:
-			fc[OpenTwo]++
-			hole := (l &^ o).First()
-			// A sliding side must fill the hole with a piece from outside the line.
-			if reach[c].Has(hole) && (!slides[c] || t.Adjacent[hole]&own[c]&^l != 0) {
-				fc[ReachTwo]++
-			}
-		case 3:
-			if slides[c] && runningMill(t, o, own[c], empty) {
-				fc[RunningMill]++
-			}
-		}
-	}
+	lineFeatures(t, own, reach, slides, empty, f)
 	if f[0][ReachTwo] >= 2 {
 		f[0][DoubleThreat] = 1
 	}
@@ -204,23 +173,89 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 	}
 }
 
+// lineFeatures adds up the features of the lines that hold pieces of one
+// side only: OpenTwo for two of its pieces, ReachTwo when its pieces can
+// reach the third point (a sliding side with a piece next to it from
+// outside the line), RunningMill for a mill of a sliding side that one of
+// its pieces can open and close again. The lines are taken all at once by
+// their middle points (bb.RingMiddles, Topology.CrossMiddles), each part
+// of a line a shift of the set: the holes of the open twos come out as
+// sets, and a piece next to a hole from outside the line is one more
+// neighbour than the line's own (NearCounts).
+func lineFeatures(t *bb.Topology, own, reach [2]bb.Bitboard, slides [2]bool, empty bb.Bitboard, f *[2]features) {
+	crossMid := t.CrossMiddles()
+	for c := range 2 {
+		o, x := own[c], own[c^1]
+		// Ring sides by their middles m: m, m-1 and m+1 held.
+		at, prev, next := o, bb.RingNext(o), bb.RingPrev(o)
+		free := bb.RingMiddles &^ (x | bb.RingNext(x) | bb.RingPrev(x))
+		rMid := free &^ at & prev & next  // the hole is m
+		rPrev := free & at &^ prev & next // m-1
+		rNext := free & at & prev &^ next // m+1
+		rFull := free & at & prev & next
+		// Lines across by their middles q: q, q-8 and q+8 held.
+		below, above := o<<8, o>>8
+		cfree := crossMid &^ (x | x<<8 | x>>8)
+		cMid := cfree &^ at & below & above
+		cBelow := cfree & at &^ below & above
+		cAbove := cfree & at & below &^ above
+		cFull := cfree & at & below & above
+		fc := &f[c]
+		fc[OpenTwo] += (rMid | rPrev | rNext).Count() + (cMid | cBelow | cAbove).Count()
+		// The holes: a middle has two of the line's pieces next to it,
+		// an end one.
+		holesMid := [2]bb.Bitboard{rMid, cMid}
+		holesEnd := [4]bb.Bitboard{bb.RingPrev(rPrev), bb.RingNext(rNext), cBelow >> 8, cAbove << 8}
+		r := reach[c]
+		if slides[c] {
+			_, two, three := t.NearCounts(o)
+			for _, h := range holesMid {
+				fc[ReachTwo] += (h & r & three).Count()
+			}
+			for _, h := range holesEnd {
+				fc[ReachTwo] += (h & r & two).Count()
+			}
+			for m := rFull; m != 0; {
+				b := bb.Bit(m.PopFirst())
+				if runningMill(t, b|bb.RingNext(b)|bb.RingPrev(b), o, empty) {
+					fc[RunningMill]++
+				}
+			}
+			for q := cFull; q != 0; {
+				b := bb.Bit(q.PopFirst())
+				if runningMill(t, b|b<<8|b>>8, o, empty) {
+					fc[RunningMill]++
+				}
+			}
+		} else {
+			for _, h := range holesMid {
+				fc[ReachTwo] += (h & r).Count()
+			}
+			for _, h := range holesEnd {
+				fc[ReachTwo] += (h & r).Count()
+			}
+		}
+	}
+}
+
 // lastExitPieces counts the pieces of own whose group (own pieces linked
 // by adjacency) has exactly one empty neighbour: one opposing piece there
-// blocks the whole group.
+// blocks the whole group. Such a group holds only pieces with at most one
+// empty neighbour, so only groups of those are grown.
 func lastExitPieces(t *bb.Topology, own, empty bb.Bitboard) int {
+	cand := own &^ t.NearTwo(empty)
 	n := 0
-	for rest := own; rest != 0; {
+	for rest := cand; rest != 0; {
 		group := bb.Bit(rest.First())
-		var exits bb.Bitboard
-		for frontier := group; frontier != 0; {
-			adj := t.Adjacent[frontier.PopFirst()]
-			exits |= adj & empty
-			grow := adj & own &^ group
+		for {
+			grow := t.Neighbours(group) & own &^ group
+			if grow == 0 {
+				break
+			}
 			group |= grow
-			frontier |= grow
 		}
 		rest &^= group
-		if exits.Count() == 1 {
+		if group&^cand == 0 && (t.Neighbours(group)&empty).Count() == 1 {
 			n += group.Count()
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/testkit"
@@ -246,4 +247,74 @@ func BenchmarkEvaluate(b *testing.B) {
 		s += Evaluate(&r, &p)
 	}
 	_ = s
+}
+
+// lineFeaturesRef is lineFeatures line by line, as the evaluation had it.
+func lineFeaturesRef(t *bb.Topology, own, reach [2]bb.Bitboard, slides [2]bool, empty bb.Bitboard, f *[2]features) {
+	for _, l := range t.Lines {
+		w, b := l&own[0], l&own[1]
+		var c position.Color
+		var o bb.Bitboard
+		switch {
+		case b == 0 && w != 0:
+			c, o = position.White, w
+		case w == 0 && b != 0:
+			c, o = position.Black, b
+		default:
+			continue
+		}
+		fc := &f[c]
+		switch o.Count() {
+		case 2:
+			fc[OpenTwo]++
+			hole := (l &^ o).First()
+			if reach[c].Has(hole) && (!slides[c] || t.Adjacent[hole]&own[c]&^l != 0) {
+				fc[ReachTwo]++
+			}
+		case 3:
+			if slides[c] && runningMill(t, o, own[c], empty) {
+				fc[RunningMill]++
+			}
+		}
+	}
+}
+
+// TestLineFeatures checks lineFeatures against the line-by-line count on
+// random boards of both shapes, with marked points, sliding or not.
+func TestLineFeatures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, top := range []*bb.Topology{bb.Plain, bb.Diagonal} {
+		for range 20000 {
+			var own [2]bb.Bitboard
+			var marked bb.Bitboard
+			for s := bb.Square(0); s < bb.NumSquares; s++ {
+				switch rng.IntN(7) {
+				case 0, 1, 2:
+					own[0] |= bb.Bit(s)
+				case 3, 4, 5:
+					own[1] |= bb.Bit(s)
+				}
+				if rng.IntN(12) == 0 {
+					own[0] &^= bb.Bit(s)
+					own[1] &^= bb.Bit(s)
+					marked |= bb.Bit(s)
+				}
+			}
+			empty := bb.Full &^ own[0] &^ own[1] &^ marked
+			slides := [2]bool{rng.IntN(2) == 0, rng.IntN(2) == 0}
+			var reach [2]bb.Bitboard
+			for c := range 2 {
+				reach[c] = empty
+				if slides[c] {
+					reach[c] = top.Neighbours(own[c]) & empty
+				}
+			}
+			var got, want [2]features
+			lineFeatures(top, own, reach, slides, empty, &got)
+			lineFeaturesRef(top, own, reach, slides, empty, &want)
+			if got != want {
+				t.Fatalf("diagonal %v, white %#x black %#x marked %#x slides %v: %v, want %v", top.Diagonal, uint32(own[0]), uint32(own[1]), uint32(marked), slides, got, want)
+			}
+		}
+	}
 }

@@ -39,12 +39,6 @@ func mustSlide(r *rules.Rules, p *position.Position) bool {
 	return p.Phase() == position.Moving && p.Action() == position.Select && !p.CanFly(r, p.SideToMove())
 }
 
-// crampedSlider reports whether the side to move of p must slide and has at
-// most crampedSlides legal slides (n is the number of its legal actions).
-func crampedSlider(r *rules.Rules, p *position.Position, n int) bool {
-	return n <= crampedSlides && mustSlide(r, p)
-}
-
 // rootMove is a legal root action with its last score and PV.
 type rootMove struct {
 	move      position.Move
@@ -74,6 +68,8 @@ type worker struct {
 	keys          []uint32 // keys reached by slides since the last irreversible move, game then path
 	killers       [MaxPly + 2][2]position.Move
 	hist          movepick.History
+	pickers       [MaxPly + 2]movepick.Picker  // each ply's move picker (search)
+	qmoves        [MaxPly + 2]movegen.MoveList // each ply's actions (qsearch)
 	pv            [MaxPly + 2][MaxPly + 2]position.Move
 	pvLen         [MaxPly + 2]int
 
@@ -237,8 +233,14 @@ func (w *worker) makeMove(ply int, m position.Move, childDepth int) int {
 	key := child.pos.Key()
 	// Prefetch only for a child that will probe: one searched at depth 0
 	// goes straight to quiescence, which does not use the table.
-	if !w.benchNoPrefetch && childDepth > 0 {
-		w.tt.Prefetch(key)
+	// One searched at depth 0 or less (quiescence) is evaluated: its
+	// evaluation cache slot is prefetched instead.
+	if !w.benchNoPrefetch {
+		if childDepth > 0 {
+			w.tt.Prefetch(key)
+		} else {
+			w.evals.Prefetch(key)
+		}
 	}
 	n := len(w.keys)
 	if m.Kind() == position.KindSlide {
@@ -364,12 +366,11 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		}
 	}
 
-	// Step 4. Generate, then look the position up in the table: its bucket
-	// was prefetched when the move leading here was made and arrives
-	// meanwhile. A deep enough entry ends a non-PV node.
-	var pk movepick.Picker
-	pk.Generate(w.r, p)
-	if f.ext < maxLineExtensions && crampedSlider(w.r, p, pk.Len()) {
+	// Step 4. Extend a cramped slider (its slides counted, not listed),
+	// then look the position up in the table: its bucket was prefetched
+	// when the move leading here was made and arrives meanwhile. A deep
+	// enough entry ends a non-PV node before any action is generated.
+	if f.ext < maxLineExtensions && mustSlide(w.r, p) && movegen.Count(w.r, p) <= crampedSlides {
 		depth++
 		f.ext++
 	}
@@ -384,6 +385,9 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 			}
 		}
 	}
+	// The ply's own picker: a local one would be zeroed at every node.
+	pk := &w.pickers[ply]
+	pk.Generate(w.r, p)
 	pk.Prepare(ttMove, w.killers[ply], &w.hist)
 	if pk.Len() == 0 {
 		// Cannot happen in a consistent position that is not over; score it
@@ -547,7 +551,7 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 	if ply >= MaxPly || qd >= w.run.opts.MaxQuiescenceDepth {
 		return w.evaluate(p)
 	}
-	var ml movegen.MoveList
+	ml := &w.qmoves[ply]
 	best := -ValueInfinite
 	if p.Action() != position.Remove {
 		stand := w.evaluate(p)
@@ -556,9 +560,9 @@ func (w *worker) qsearch(ply, alpha, beta, qd int) int {
 		}
 		best = stand
 		alpha = max(alpha, stand)
-		qsearchMoves(w.r, p, &ml)
+		qsearchMoves(w.r, p, ml)
 	} else {
-		movegen.Generate(w.r, p, &ml)
+		movegen.Generate(w.r, p, ml)
 	}
 	for _, m := range ml.Slice() {
 		saved := w.makeMove(ply, m, -1)

@@ -2,8 +2,15 @@
 // positions: the wall time from go to bestmove, through pipes, each engine
 // told to forget its table (ucinewgame) before every position. Runs
 // alternate between the engines so that the machine's drift falls on both
-// alike. It prints each position's times and the geometric mean of the
-// ratios (first engine / second).
+// alike. It prints each position's times, then the totals and the
+// geometric mean of the ratios (first engine / second) of each phase the
+// positions file tags ("# phase: NAME" lines) and of all positions. A
+// position where an engine's info lines stop short of the depth (it proved
+// the result and ended its iterations) is marked s and left out of them:
+// its time is no time to depth.
+//
+// With --generate N it writes instead a positions file of N positions of
+// each phase of Nine Men's Morris from random games (--seed).
 //
 // For Sanmill's C++ engine, which has no go depth, the depth is its
 // SkillLevel with DeveloperMode and DrawOnHumanExperience off (so that the
@@ -19,6 +26,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,8 +56,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	depth := fs.Int("depth", 8, "the depth")
 	posFile := fs.String("positions", "", `file of positions, one "position …" command a line (# comments)`)
 	rounds := fs.Int("rounds", 1, "times each position is searched by each engine")
+	gen := fs.Int("generate", 0, "write a positions file of this many positions a phase from random games, and exit")
+	seed := fs.Uint64("seed", 1, "the random games' seed (--generate)")
 	if code, ok := paired.ParseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	if *gen > 0 {
+		if err := generate(stdout, *gen, *seed); err != nil {
+			fmt.Fprintf(stderr, "ttd: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	if len(*engines) != 2 || *posFile == "" || *depth < 1 || *rounds < 1 {
 		fmt.Fprintln(stderr, "ttd: want two --engine, --positions, --depth >= 1 and --rounds >= 1")
@@ -88,19 +105,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		es[n].goCmd = line
 	}
 	d := strconv.Itoa(*depth)
-	var logSum float64
-	var n int
-	var tot [2]time.Duration
+	var results []result
 	fmt.Fprintf(stdout, "depth %d: %s vs %s\n", *depth, es[0].name, es[1].name)
 	for pi, pos := range positions {
 		var best [2]time.Duration
+		short := false
 		for r := range *rounds {
 			order := []int{0, 1}
 			if (pi+r)%2 == 1 {
 				order = []int{1, 0}
 			}
 			for _, i := range order {
-				el, err := es[i].timeTo(pos, d)
+				el, reached, err := es[i].timeTo(pos.cmd, d)
 				if err != nil {
 					fmt.Fprintf(stderr, "ttd: %s: %v\n", es[i].name, err)
 					return 1
@@ -108,18 +124,69 @@ func run(args []string, stdout, stderr io.Writer) int {
 				if best[i] == 0 || el < best[i] {
 					best[i] = el
 				}
+				short = short || (reached > 0 && reached < *depth)
 			}
 		}
 		ratio := best[0].Seconds() / best[1].Seconds()
-		logSum += math.Log(ratio)
-		n++
-		tot[0] += best[0]
-		tot[1] += best[1]
-		fmt.Fprintf(stdout, "%3d %9.1f ms %9.1f ms  %.3f  %s\n", pi+1, ms(best[0]), ms(best[1]), ratio, pos)
+		mark := " "
+		if short {
+			mark = "s"
+		}
+		fmt.Fprintf(stdout, "%3d %9.1f ms %9.1f ms  %.3f %s %s\n", pi+1, ms(best[0]), ms(best[1]), ratio, mark, pos.cmd)
+		results = append(results, result{pos.phase, best, short})
 	}
-	fmt.Fprintf(stdout, "total %.0f ms / %.0f ms = %.3f; geometric mean of the ratios %.3f over %d positions\n",
-		ms(tot[0]), ms(tot[1]), tot[0].Seconds()/tot[1].Seconds(), math.Exp(logSum/float64(n)), n)
+	summarize(stdout, results)
 	return 0
+}
+
+// result is one position's phase ("" untagged), best times, and whether an
+// engine ended its search short of the depth (its info lines went less
+// deep: it had proven the result), which makes the times no time to depth.
+type result struct {
+	phase string
+	best  [2]time.Duration
+	short bool
+}
+
+// summarize writes a line for each phase, in the order of their first
+// positions, and one for all positions: the totals of both engines, their
+// ratio, and the geometric mean of the positions' ratios, positions where
+// an engine ended short of the depth (marked s) left out and counted. With
+// no phase tagged there is only the line of all positions.
+func summarize(w io.Writer, results []result) {
+	line := func(label string, keep func(result) bool) {
+		var logSum float64
+		var n, short int
+		var tot [2]time.Duration
+		for _, r := range results {
+			switch {
+			case !keep(r):
+			case r.short:
+				short++
+			default:
+				logSum += math.Log(r.best[0].Seconds() / r.best[1].Seconds())
+				n++
+				tot[0] += r.best[0]
+				tot[1] += r.best[1]
+			}
+		}
+		fmt.Fprintf(w, "%-14s total %.0f ms / %.0f ms = %.3f; geometric mean of the ratios %.3f over %d positions",
+			label, ms(tot[0]), ms(tot[1]), tot[0].Seconds()/tot[1].Seconds(), math.Exp(logSum/float64(n)), n)
+		if short > 0 {
+			fmt.Fprintf(w, " (%d ended short of the depth, left out)", short)
+		}
+		fmt.Fprintln(w)
+	}
+	var phases []string
+	for _, r := range results {
+		if r.phase != "" && !slices.Contains(phases, r.phase) {
+			phases = append(phases, r.phase)
+		}
+	}
+	for _, ph := range phases {
+		line(ph, func(r result) bool { return r.phase == ph })
+	}
+	line("all", func(result) bool { return true })
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -133,18 +200,28 @@ func indexed(s string) (int, string, bool) {
 	return int(k[0] - '1'), rest, true
 }
 
-func readPositions(path string) ([]string, error) {
+// pos is a position command and its phase ("" untagged).
+type pos struct{ cmd, phase string }
+
+// readPositions reads a positions file: a position command a line, lines
+// starting with # comments, "# phase: NAME" giving the phase of the
+// positions below it.
+func readPositions(path string) ([]pos, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
+	var out []pos
+	phase := ""
 	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+		l = strings.TrimSpace(l)
+		if name, ok := strings.CutPrefix(l, phaseTag); ok {
+			phase = strings.TrimSpace(name)
+		} else if l != "" && !strings.HasPrefix(l, "#") {
 			if !strings.HasPrefix(l, "position ") {
 				return nil, fmt.Errorf("%s: %q is not a position command", path, l)
 			}
-			out = append(out, l)
+			out = append(out, pos{l, phase})
 		}
 	}
 	if len(out) == 0 {
@@ -166,41 +243,49 @@ func start(cmdline string) (*engine, error) {
 	e := &engine{name: f[0], cmd: cmd, in: in, out: bufio.NewScanner(out)}
 	e.out.Buffer(make([]byte, 1<<20), 1<<20)
 	fmt.Fprintln(in, "uci")
-	if err := e.until("uciok"); err != nil {
+	if _, err := e.until("uciok"); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
-// until reads lines until one contains word as a whole token.
-func (e *engine) until(word string) error {
+// until reads lines until one contains word as a whole token. It returns
+// the greatest depth of the "info depth N" lines read on the way (0: none).
+func (e *engine) until(word string) (int, error) {
+	deepest := 0
 	for e.out.Scan() {
-		for _, f := range strings.Fields(e.out.Text()) {
-			if f == word {
-				return nil
+		f := strings.Fields(e.out.Text())
+		if slices.Contains(f, word) {
+			return deepest, nil
+		}
+		if len(f) >= 3 && f[0] == "info" && f[1] == "depth" {
+			if d, err := strconv.Atoi(f[2]); err == nil {
+				deepest = max(deepest, d)
 			}
 		}
 	}
-	return fmt.Errorf("output ended before %q", word)
+	return deepest, fmt.Errorf("output ended before %q", word)
 }
 
-// timeTo sets up pos and returns the time from go to bestmove.
-func (e *engine) timeTo(pos, depth string) (time.Duration, error) {
+// timeTo sets up pos and returns the time from go to bestmove and the
+// greatest depth of the engine's info lines (0: it wrote none).
+func (e *engine) timeTo(pos, depth string) (time.Duration, int, error) {
 	for _, l := range e.setup {
 		fmt.Fprintln(e.in, strings.ReplaceAll(l, "{d}", depth))
 	}
 	fmt.Fprintln(e.in, "ucinewgame")
 	fmt.Fprintln(e.in, pos)
 	fmt.Fprintln(e.in, "isready")
-	if err := e.until("readyok"); err != nil {
-		return 0, err
+	if _, err := e.until("readyok"); err != nil {
+		return 0, 0, err
 	}
 	t0 := time.Now()
 	fmt.Fprintln(e.in, strings.ReplaceAll(e.goCmd, "{d}", depth))
-	if err := e.until("bestmove"); err != nil {
-		return 0, err
+	reached, err := e.until("bestmove")
+	if err != nil {
+		return 0, 0, err
 	}
-	return time.Since(t0), nil
+	return time.Since(t0), reached, nil
 }
 
 func (e *engine) close() {
