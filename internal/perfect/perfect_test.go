@@ -254,14 +254,6 @@ func TestLookupAllocs(t *testing.T) {
 	}
 }
 
-func square(t *testing.T, s string) bb.Square {
-	t.Helper()
-	m, err := position.ParseMove(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m.To()
-}
 
 // A placing root of Morabaraba: the actions valued by Malom, with their
 // keys; the wins first (the shortest way), then the draws, the losses.
