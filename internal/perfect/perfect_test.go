@@ -254,7 +254,6 @@ func TestLookupAllocs(t *testing.T) {
 	}
 }
 
-
 // A placing root of Morabaraba: the actions valued by Malom, with their
 // keys; the wins first (the shortest way), then the draws, the losses.
 func TestMoraPlacingRoot(t *testing.T) {
