@@ -309,9 +309,11 @@ func TestProofAtTheRoot(t *testing.T) {
 	}
 	h.send("setoption name Threads value 1")
 	// With more time the horizon grows (search.proofHorizon): seven
-	// placements left, tried with a budget of 2 s (a third of 6 s); stopped
-	// once proven, the engine plays one of the actions the proof keeps.
-	h.send("position fen ********/********/******** w p p 0 4 0 3 0 0 0 0 0 0 0 0 1", "go movetime 6000")
+	// placements left, tried with a budget of 5 s (a third of 15 s: far more
+	// than the quarter second it takes, so that the race detector on a
+	// loaded machine cannot make it miss); stopped once proven, the engine
+	// plays one of the actions the proof keeps.
+	h.send("position fen ********/********/******** w p p 0 4 0 3 0 0 0 0 0 0 0 0 1", "go movetime 15000")
 	var proof string
 	for proof == "" {
 		l, ok := h.next()
