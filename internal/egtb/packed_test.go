@@ -22,6 +22,17 @@ var (
 	packErr  error
 )
 
+// needsSevenPieces skips a test that reads the game's tables of 7 pieces
+// (3v4, 4v3 and the 16 placing sectors) where the run builds them to 6 only:
+// under the race detector, where 3v4 and 4v3 take minutes. make test runs
+// these tests again without it.
+func needsSevenPieces(t *testing.T) {
+	t.Helper()
+	if gamePieces < 7 {
+		t.Skip("reads the tables of 7 pieces, which the run under the race detector does not build (make test runs it without)")
+	}
+}
+
 // packedGame packs the game's tables up to 7 pieces (gameTables: 3v3, 3v4
 // and 4v3 with their DTM and DTZ tables, 16 placing sectors) once for the
 // run, in 4 KB blocks, and returns the plain and the packed directories.
@@ -59,6 +70,7 @@ func tablesOf(tb *Tables) map[string]*table {
 // Every file packs and unpacks to itself, byte for byte; a second pack or
 // unpack keeps the files there.
 func TestPackUnpackRoundTrip(t *testing.T) {
+	needsSevenPieces(t)
 	plain, packed := packedGame(t)
 	back := t.TempDir()
 	var reps []PackReport
@@ -114,6 +126,7 @@ func packedTable(t *testing.T, dir string, s SectorSpec, m Metric) *packed {
 // through a cache of a few blocks (evictions at every turn), and the
 // probes of whole positions agree.
 func TestPackedProbesEveryEntry(t *testing.T) {
+	needsSevenPieces(t)
 	plainDir, packedDir := packedGame(t)
 	old := PackedCacheBytes
 	PackedCacheBytes = 8 * PackBlockSize // two sets of four ways
@@ -347,6 +360,7 @@ func TestPackedDamagedBlock(t *testing.T) {
 // its checksum refuses; either way only that block is lost. A WDL table's
 // damaged block names the slots it holds (four a byte).
 func TestPackedDamagedData(t *testing.T) {
+	needsSevenPieces(t)
 	_, packedDir := packedGame(t)
 	dir := copyDir(t, packedDir)
 	for _, c := range []struct {
@@ -480,6 +494,7 @@ func TestPackedBesidePlain(t *testing.T) {
 // it holds 0xFF (code 3)" reads what the plain file holds), with the
 // header's counts.
 func TestPackedVerify(t *testing.T) {
+	needsSevenPieces(t)
 	_, packedDir := packedGame(t)
 	var n int
 	var bad []string
@@ -571,6 +586,7 @@ func FuzzOpenPacked(f *testing.F) {
 // Build reads the tables it needs in their packed form: 3v4 and 4v3 solved
 // from a packed 3v3 are the plain build's, byte for byte.
 func TestBuildFromPackedNeeds(t *testing.T) {
+	needsSevenPieces(t)
 	plainDir, packedDir := packedGame(t)
 	dir := t.TempDir()
 	for _, m := range []Metric{DTM, DTZ} {
@@ -610,6 +626,7 @@ func TestBuildFromPackedNeeds(t *testing.T) {
 
 // The S2 codec (PackOptions.S2) packs, probes and unpacks as zstd does.
 func TestPackS2(t *testing.T) {
+	needsSevenPieces(t)
 	plain, _ := packedGame(t)
 	dir, back := t.TempDir(), t.TempDir()
 	if err := PackDir(context.Background(), plain, dir, PackOptions{Threads: 2, S2: true}, func(PackReport) {}); err != nil {
