@@ -305,13 +305,20 @@ func writeSector(path string, p Params, metric Metric, spec SectorSpec, sec *sec
 	if _, err = f.Write(data); err != nil {
 		return err
 	}
-	if err = f.Sync(); err != nil {
+	return commitTemp(f, tmp, path)
+}
+
+// commitTemp ends an atomic write of path through its temporary file tmp
+// (f): f synced and closed, tmp renamed over path, the directory synced. On
+// an error the caller removes tmp.
+func commitTemp(f *os.File, tmp, path string) error {
+	if err := f.Sync(); err != nil {
 		return err
 	}
-	if err = f.Close(); err != nil {
+	if err := f.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp, path); err != nil {
+	if err := os.Rename(tmp, path); err != nil {
 		return err
 	}
 	syncDir(filepath.Dir(path))

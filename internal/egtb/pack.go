@@ -239,16 +239,9 @@ func PackFile(src, dst string, o PackOptions) (blocks uint64, err error) {
 	if _, err = f.WriteAt(head, 0); err != nil {
 		return 0, err
 	}
-	if err = f.Sync(); err != nil {
+	if err = commitTemp(f, tmp, dst); err != nil {
 		return 0, err
 	}
-	if err = f.Close(); err != nil {
-		return 0, err
-	}
-	if err = os.Rename(tmp, dst); err != nil {
-		return 0, err
-	}
-	syncDir(filepath.Dir(dst))
 	return ph.blocks, nil
 }
 
@@ -399,15 +392,5 @@ func UnpackFile(src, dst string) (err error) {
 	if crc != pk.plainHdr.crc || used != pk.plainHdr.stored {
 		return &FileError{src, fmt.Sprintf("the unpacked data has checksum %08x and %d used slots, the header %08x and %d", crc, used, pk.plainHdr.crc, pk.plainHdr.stored)}
 	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, dst); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(dst))
-	return nil
+	return commitTemp(f, tmp, dst)
 }
