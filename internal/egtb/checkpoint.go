@@ -103,12 +103,7 @@ func (c *checkpointer) maybeSave(ws []*work, st *solveState) error {
 		crc = crc32.Update(crc, castagnoli, bytesOf(w.cells))
 		size += 4 * len(w.cells)
 	}
-	tmp := c.path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("egtb: checkpoint: %w", err)
-	}
-	err = func() error {
+	err := writeAtomic(c.path, func(f *os.File) error {
 		if _, err := f.Write(c.header(ws, st, crc)); err != nil {
 			return err
 		}
@@ -117,19 +112,11 @@ func (c *checkpointer) maybeSave(ws []*work, st *solveState) error {
 				return err
 			}
 		}
-		return f.Sync()
-	}()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, c.path)
-	}
+		return nil
+	})
 	if err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("egtb: checkpoint %s: %w", c.path, err)
 	}
-	syncDir(filepath.Dir(c.path))
 	c.last = time.Now()
 	c.saved++
 	c.note(fmt.Sprintf("checkpoint %s: %s, %.0f MB in %.1f s", filepath.Base(c.path), st.String(), float64(size)/(1<<20), time.Since(start).Seconds()))

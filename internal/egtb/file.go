@@ -285,9 +285,24 @@ func parseFileName(name string) (Params, SectorSpec, Metric, bool) {
 
 // writeSector writes a sector's data to path atomically: a temporary file in
 // the same directory, synced, then renamed over path.
-func writeSector(path string, p Params, metric Metric, spec SectorSpec, sec *sector, data []byte, st SolveStats) (err error) {
+func writeSector(path string, p Params, metric Metric, spec SectorSpec, sec *sector, data []byte, st SolveStats) error {
 	h := header{params: p, metric: metric, m: sec.m, o: sec.o, mf: spec.MF, of: spec.OF, slots: uint64(sec.size), stored: st.Stored,
 		crc: crc32.Checksum(data, castagnoli), stats: st}
+	return writeAtomic(path, func(f *os.File) error {
+		if _, err := f.Write(h.encode()); err != nil {
+			return err
+		}
+		_, err := f.Write(data)
+		return err
+	})
+}
+
+// writeAtomic writes path through a temporary file in the same directory:
+// write fills it, then it is synced, closed and renamed over path, and the
+// directory synced, so that a reader sees the old file or the whole new one
+// and a stopped run leaves at most a stale .tmp file. On an error the
+// temporary file is removed and path is untouched.
+func writeAtomic(path string, write func(f *os.File) error) (err error) {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
@@ -299,26 +314,16 @@ func writeSector(path string, p Params, metric Metric, spec SectorSpec, sec *sec
 			os.Remove(tmp)
 		}
 	}()
-	if _, err = f.Write(h.encode()); err != nil {
+	if err = write(f); err != nil {
 		return err
 	}
-	if _, err = f.Write(data); err != nil {
+	if err = f.Sync(); err != nil {
 		return err
 	}
-	return commitTemp(f, tmp, path)
-}
-
-// commitTemp ends an atomic write of path through its temporary file tmp
-// (f): f synced and closed, tmp renamed over path, the directory synced. On
-// an error the caller removes tmp.
-func commitTemp(f *os.File, tmp, path string) error {
-	if err := f.Sync(); err != nil {
+	if err = f.Close(); err != nil {
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err = os.Rename(tmp, path); err != nil {
 		return err
 	}
 	syncDir(filepath.Dir(path))

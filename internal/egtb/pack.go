@@ -54,6 +54,13 @@ type PackReport struct {
 // the first table it cannot pack (a damaged plain file among them: pack
 // checks the data of each first).
 func PackDir(ctx context.Context, src, dst string, o PackOptions, report func(PackReport)) error {
+	return convertDir(ctx, src, dst, true, o, report)
+}
+
+// convertDir is PackDir (pack) and UnpackDir (!pack): every table file of
+// the other form in src is written in this one into dst, unless dst holds
+// that table already, and reported.
+func convertDir(ctx context.Context, src, dst string, pack bool, o PackOptions, report func(PackReport)) error {
 	files, err := sectorFiles(src)
 	if err != nil {
 		return err
@@ -63,29 +70,61 @@ func PackDir(ctx context.Context, src, dst string, o PackOptions, report func(Pa
 	}
 	n := 0
 	for _, f := range files {
-		if f.packed {
+		if f.packed == pack {
 			continue
 		}
 		n++
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		out := filepath.Join(dst, packedName(filepath.Base(f.path)))
-		if same, _ := samePackedTable(f.path, out); same {
-			report(PackReport{Src: f.path, Dst: out, PlainBytes: fileSize(f.path), Bytes: fileSize(out), Existing: true})
-			continue
+		r := PackReport{Src: f.path}
+		plain, packed := f.path, f.path
+		if pack {
+			r.Dst = filepath.Join(dst, packedName(filepath.Base(f.path)))
+			packed = r.Dst
+			r.Existing, _ = samePackedTable(f.path, r.Dst)
+		} else {
+			r.Dst = filepath.Join(dst, plainName(filepath.Base(f.path)))
+			plain = r.Dst
+			r.Existing = samePlainTable(f.path, r.Dst)
 		}
-		start := time.Now()
-		blocks, err := PackFile(f.path, out, o)
-		if err != nil {
-			return err
+		if !r.Existing {
+			start := time.Now()
+			if pack {
+				r.Blocks, err = PackFile(f.path, r.Dst, o)
+			} else {
+				err = UnpackFile(f.path, r.Dst)
+			}
+			if err != nil {
+				return err
+			}
+			r.Elapsed = time.Since(start)
 		}
-		report(PackReport{Src: f.path, Dst: out, PlainBytes: fileSize(f.path), Bytes: fileSize(out), Blocks: blocks, Elapsed: time.Since(start)})
+		r.PlainBytes, r.Bytes = fileSize(plain), fileSize(packed)
+		report(r)
 	}
 	if n == 0 {
-		return fmt.Errorf("egtb pack: no plain table files in %s", src)
+		if pack {
+			return fmt.Errorf("egtb pack: no plain table files in %s", src)
+		}
+		return fmt.Errorf("egtb unpack: no packed table files in %s", src)
 	}
 	return nil
+}
+
+// samePlainTable reports whether the plain file holds the packed file's
+// table: the same plain header, and the size it gives.
+func samePlainTable(packed, plain string) bool {
+	a, err := readPrefix(packed, headerSize)
+	if err != nil {
+		return false
+	}
+	b, err := readPrefix(plain, headerSize)
+	if err != nil || !bytes.Equal(a, b) {
+		return false
+	}
+	h, err := parseHeader(a)
+	return err == nil && uint64(fileSize(plain)) == headerSize+h.metric.dataSize(h.slots)
 }
 
 func fileSize(path string) int64 {
@@ -172,74 +211,64 @@ func PackFile(src, dst string, o PackOptions) (blocks uint64, err error) {
 	}
 	sec := newSector(s.M, s.O)
 
-	tmp := dst + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return 0, err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
+	err = writeAtomic(dst, func(f *os.File) error {
+		// The headers and the index go before the data: their room first.
+		start := int64(packedDataStart) + int64(indexSize(ph.blocks))
+		if _, err := f.Seek(start, io.SeekStart); err != nil {
+			return err
 		}
-	}()
-	// The headers and the index go before the data: their room first.
-	start := int64(packedDataStart) + int64(indexSize(ph.blocks))
-	if _, err = f.Seek(start, io.SeekStart); err != nil {
-		return 0, err
-	}
-	offsets := make([]byte, 8*(ph.blocks+1))
-	crcs := make([]byte, 4*ph.blocks)
-	// Blocks are compressed a batch at a time, a share of it per thread,
-	// and written in order.
-	const perThread = 256
-	batch := uint64(threads * perThread)
-	out := make([][]byte, batch)
-	var at uint64
-	for lo := uint64(0); lo < ph.blocks; lo += batch {
-		hi := min(lo+batch, ph.blocks)
-		var wg sync.WaitGroup
-		var failed atomic.Pointer[error]
-		for w := range threads {
-			a, b := lo+uint64(w)*perThread, min(lo+uint64(w+1)*perThread, hi)
-			if a >= b {
-				break
-			}
-			wg.Go(func() {
-				var plainCopy, scratch []byte
-				for blk := a; blk < b; blk++ {
-					e, crc, err := packBlock(enc, ph.codec, sec, metric, data, blk, bs, &plainCopy, &scratch, out[blk-lo][:0])
-					if err != nil {
-						err = &FileError{src, fmt.Sprintf("block %d: %v", blk, err)}
-						failed.CompareAndSwap(nil, &err)
-						return
-					}
-					out[blk-lo] = e
-					binary.LittleEndian.PutUint32(crcs[4*blk:], crc)
+		offsets := make([]byte, 8*(ph.blocks+1))
+		crcs := make([]byte, 4*ph.blocks)
+		// Blocks are compressed a batch at a time, a share of it per thread,
+		// and written in order.
+		const perThread = 256
+		batch := uint64(threads * perThread)
+		out := make([][]byte, batch)
+		var at uint64
+		for lo := uint64(0); lo < ph.blocks; lo += batch {
+			hi := min(lo+batch, ph.blocks)
+			var wg sync.WaitGroup
+			var failed atomic.Pointer[error]
+			for w := range threads {
+				a, b := lo+uint64(w)*perThread, min(lo+uint64(w+1)*perThread, hi)
+				if a >= b {
+					break
 				}
-			})
-		}
-		wg.Wait()
-		if e := failed.Load(); e != nil {
-			return 0, *e
-		}
-		for blk := lo; blk < hi; blk++ {
-			binary.LittleEndian.PutUint64(offsets[8*blk:], at)
-			if _, err = f.Write(out[blk-lo]); err != nil {
-				return 0, err
+				wg.Go(func() {
+					var plainCopy, scratch []byte
+					for blk := a; blk < b; blk++ {
+						e, crc, err := packBlock(enc, ph.codec, sec, metric, data, blk, bs, &plainCopy, &scratch, out[blk-lo][:0])
+						if err != nil {
+							err = &FileError{src, fmt.Sprintf("block %d: %v", blk, err)}
+							failed.CompareAndSwap(nil, &err)
+							return
+						}
+						out[blk-lo] = e
+						binary.LittleEndian.PutUint32(crcs[4*blk:], crc)
+					}
+				})
 			}
-			at += uint64(len(out[blk-lo]))
+			wg.Wait()
+			if e := failed.Load(); e != nil {
+				return *e
+			}
+			for blk := lo; blk < hi; blk++ {
+				binary.LittleEndian.PutUint64(offsets[8*blk:], at)
+				if _, err := f.Write(out[blk-lo]); err != nil {
+					return err
+				}
+				at += uint64(len(out[blk-lo]))
+			}
 		}
-	}
-	binary.LittleEndian.PutUint64(offsets[8*ph.blocks:], at)
-	ph.dataBytes = at
-	ph.indexCRC = crc32.Update(crc32.Checksum(offsets, castagnoli), castagnoli, crcs)
-	head := append(bytes.Clone(buf[:headerSize]), ph.encode()...)
-	head = append(append(head, offsets...), crcs...)
-	if _, err = f.WriteAt(head, 0); err != nil {
-		return 0, err
-	}
-	if err = commitTemp(f, tmp, dst); err != nil {
+		binary.LittleEndian.PutUint64(offsets[8*ph.blocks:], at)
+		ph.dataBytes = at
+		ph.indexCRC = crc32.Update(crc32.Checksum(offsets, castagnoli), castagnoli, crcs)
+		head := append(bytes.Clone(buf[:headerSize]), ph.encode()...)
+		head = append(append(head, offsets...), crcs...)
+		_, err := f.WriteAt(head, 0)
+		return err
+	})
+	if err != nil {
 		return 0, err
 	}
 	return ph.blocks, nil
@@ -302,41 +331,7 @@ func valueBefore(m Metric, data []byte, lo uint64) byte {
 // plain header as it was, and the data whose checksum it holds. A plain
 // file already in dst with that header is kept.
 func UnpackDir(ctx context.Context, src, dst string, report func(PackReport)) error {
-	files, err := sectorFiles(src)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return err
-	}
-	n := 0
-	for _, f := range files {
-		if !f.packed {
-			continue
-		}
-		n++
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		out := filepath.Join(dst, plainName(filepath.Base(f.path)))
-		if a, err := readPrefix(f.path, headerSize); err == nil {
-			if b, err := readPrefix(out, headerSize); err == nil && bytes.Equal(a, b) {
-				if h, err := parseHeader(a); err == nil && uint64(fileSize(out)) == headerSize+h.metric.dataSize(h.slots) {
-					report(PackReport{Src: f.path, Dst: out, PlainBytes: fileSize(out), Bytes: fileSize(f.path), Existing: true})
-					continue
-				}
-			}
-		}
-		start := time.Now()
-		if err := UnpackFile(f.path, out); err != nil {
-			return err
-		}
-		report(PackReport{Src: f.path, Dst: out, PlainBytes: fileSize(out), Bytes: fileSize(f.path), Elapsed: time.Since(start)})
-	}
-	if n == 0 {
-		return fmt.Errorf("egtb unpack: no packed table files in %s", src)
-	}
-	return nil
+	return convertDir(ctx, src, dst, false, PackOptions{}, report)
 }
 
 // UnpackFile writes the plain table file of the packed file src to dst,
@@ -360,37 +355,28 @@ func UnpackFile(src, dst string) (err error) {
 	if err := pk.checkIndex(); err != nil {
 		return err
 	}
-	tmp := dst + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
+	return writeAtomic(dst, func(f *os.File) error {
+		if _, err := f.Write(buf[:headerSize]); err != nil {
+			return err
 		}
-	}()
-	if _, err = f.Write(buf[:headerSize]); err != nil {
-		return err
-	}
-	var crc uint32
-	var used uint64
-	var werr error
-	if err = pk.scan(func(lo uint64, plain []byte) {
-		crc = crc32.Update(crc, castagnoli, plain)
-		used += usedSlots(metric, plain, uint64(len(plain)))
-		if werr == nil {
-			_, werr = f.Write(plain)
+		var crc uint32
+		var used uint64
+		var werr error
+		if err := pk.scan(func(lo uint64, plain []byte) {
+			crc = crc32.Update(crc, castagnoli, plain)
+			used += usedSlots(metric, plain, uint64(len(plain)))
+			if werr == nil {
+				_, werr = f.Write(plain)
+			}
+		}); err != nil {
+			return err
 		}
-	}); err != nil {
-		return err
-	}
-	if err = werr; err != nil {
-		return err
-	}
-	if crc != pk.plainHdr.crc || used != pk.plainHdr.stored {
-		return &FileError{src, fmt.Sprintf("the unpacked data has checksum %08x and %d used slots, the header %08x and %d", crc, used, pk.plainHdr.crc, pk.plainHdr.stored)}
-	}
-	return commitTemp(f, tmp, dst)
+		if werr != nil {
+			return werr
+		}
+		if crc != pk.plainHdr.crc || used != pk.plainHdr.stored {
+			return &FileError{src, fmt.Sprintf("the unpacked data has checksum %08x and %d used slots, the header %08x and %d", crc, used, pk.plainHdr.crc, pk.plainHdr.stored)}
+		}
+		return nil
+	})
 }
