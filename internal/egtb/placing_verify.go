@@ -30,11 +30,7 @@ import (
 // order, and Checked of the result the slots of the first.
 func (t *Tables) verifyPlacing(ctx context.Context, s SectorSpec, tb *table, data []byte, o VerifyOptions) (VerifyResult, error) {
 	var res VerifyResult
-	prog := o.Progress
-	if prog == nil {
-		prog = func(string, uint64, uint64) {}
-	}
-	step := max(o.Step, 1)
+	prog, step := o.Progress, o.Step // both set by Verify
 	r := t.params.Rules()
 	sec := tb.sec
 	others := setsOf(s.O)

@@ -100,14 +100,14 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 	if data == nil {
 		return res, fmt.Errorf("egtb: the %s table of sector %s cannot be read: %v", o.Metric, s, tb.pk.wholeErr)
 	}
+	if o.Progress == nil {
+		o.Progress = func(string, uint64, uint64) {}
+	}
+	o.Step = max(o.Step, 1)
 	if o.Metric == WDL {
 		return t.verifyPlacing(ctx, s, tb, data, o)
 	}
-	prog := o.Progress
-	if prog == nil {
-		prog = func(string, uint64, uint64) {}
-	}
-	step := max(o.Step, 1)
+	prog, step := o.Progress, o.Step
 	r := t.params.Rules()
 	sec := tb.sec
 	from := o.Start.Upto
