@@ -46,6 +46,7 @@ import (
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/solve"
+	"github.com/millengine/millengine/internal/wdl"
 )
 
 // Action is a book action with its score from the side to move's view.
@@ -544,7 +545,7 @@ func parseProof(text string, r *rules.Rules, p *position.Position, legal *movege
 	if len(toks) < 4 || toks[0] != "proven" || toks[2] != "keep" {
 		return nil, fmt.Errorf("%q: want \"proven <win|draw|loss> keep <action> …\"", trim(text))
 	}
-	v, ok := solve.ParseValue(toks[1])
+	v, ok := wdl.Parse(toks[1])
 	if !ok {
 		return nil, fmt.Errorf("proven %q: want win, draw or loss", trim(toks[1]))
 	}

@@ -1,6 +1,10 @@
 package malom
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/millengine/millengine/internal/wdl"
+)
 
 // Raw is one entry of a sector as stored: the two keys, with key2 taken from
 // the escape table where the entry points there. See the package
@@ -49,27 +53,16 @@ func (r Raw) Symmetry() int { return int(-(r.Key2 + 1)) }
 // Redirect returns the entry that redirects with symmetry op.
 func Redirect(op int) Raw { return Raw{Key2: int32(-op - 1)} }
 
-// WDL is a game result for the side to move.
-type WDL int8
+// WDL is a game result for the side to move (package wdl's, so that
+// Malom's values and the engine's own compare with ==).
+type WDL = wdl.Value
 
 // The results.
 const (
-	Loss WDL = -1
-	Draw WDL = 0
-	Win  WDL = 1
+	Loss = wdl.Loss
+	Draw = wdl.Draw
+	Win  = wdl.Win
 )
-
-func (w WDL) String() string {
-	switch w {
-	case Win:
-		return "win"
-	case Loss:
-		return "loss"
-	case Draw:
-		return "draw"
-	}
-	return fmt.Sprintf("WDL(%d)", int8(w))
-}
 
 // Eval is the decoded value of a position.
 type Eval struct {

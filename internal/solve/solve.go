@@ -35,38 +35,19 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/wdl"
 )
 
-// Value is a proven value for the side to move: Loss, Draw or Win.
-type Value int8
+// Value is a proven value for the side to move (package wdl's, here so
+// that the solver's callers need not import both).
+type Value = wdl.Value
 
 // Values.
 const (
-	Loss Value = -1
-	Draw Value = 0
-	Win  Value = 1
+	Loss = wdl.Loss
+	Draw = wdl.Draw
+	Win  = wdl.Win
 )
-
-// String returns "win", "draw" or "loss".
-func (v Value) String() string {
-	switch v {
-	case Win:
-		return "win"
-	case Loss:
-		return "loss"
-	}
-	return "draw"
-}
-
-// ParseValue reads "win", "draw" or "loss" (Value.String's words).
-func ParseValue(s string) (Value, bool) {
-	for _, v := range []Value{Win, Draw, Loss} {
-		if s == v.String() {
-			return v, true
-		}
-	}
-	return Draw, false
-}
 
 // Supported reports whether the solver can prove positions under r: the
 // endgame tables must cover the rules, and a position's state must be its
