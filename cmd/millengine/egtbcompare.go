@@ -7,6 +7,7 @@ import (
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/egtb/report"
 	"github.com/millengine/millengine/internal/malom"
+	"github.com/millengine/millengine/internal/perfect"
 	"github.com/millengine/millengine/internal/rules"
 )
 
@@ -16,8 +17,12 @@ func egtbCompare(e *env, args []string) int {
 		"Compares every entry of Malom's sector files in --malom (its .secval and W_B_WF_BF.sec2\n"+
 			"files, as Sanmill's perfect database reads them) with the tables in --dir, win, draw or\n"+
 			"loss for the side to move, and prints per sector the entries, those compared (both hold\n"+
-			"the position), equal and different, and the first differences as FENs. Sectors the tables\n"+
-			"do not hold are listed as skipped. Exits 1 if any entry differs.",
+			"the position), equal and different, and the first differences as FENs. A sector the tables\n"+
+			"do not hold (Morabaraba's and Lasker's beyond 9 pieces) is checked against Malom's own\n"+
+			"values one ply down instead: each entry whose actions all lead to sectors present must be\n"+
+			"the best of them, found with the engine's move generator. --variant morabaraba compares\n"+
+			"under Malom's Morabaraba, one removal a turn (MayRemoveMultiple off). Exits 1 if any entry\n"+
+			"differs.",
 		&dir, &variant)
 	malomDir := fs.String("malom", "", "the directory of Malom's files (required)")
 	sectors := fs.StringSlice("sector", nil, "compare only these sectors, W_B_WF_BF or MvO (repeat or comma-separate)")
@@ -31,6 +36,9 @@ func egtbCompare(e *env, args []string) int {
 	preset, err := variantRules(variant)
 	if err != nil {
 		return e.usageError("egtb compare", err.Error())
+	}
+	if variantKey(variant) == "morabaraba" {
+		preset.MayRemoveMultiple = false // Malom's game: see perfect.VariantOf
 	}
 	mv, ok := report.MalomVariant(variantKey(variant))
 	if !ok {
@@ -50,7 +58,13 @@ func egtbCompare(e *env, args []string) int {
 		return e.fail("egtb compare", err)
 	}
 	defer tb.Close()
-	switch err := report.Compare(e.stdout, db, tb, report.CompareOptions{Dir: dir, Only: only, Show: *show, Warn: e.warn("egtb compare")}); {
+	children, err := perfect.Open(*malomDir, &preset)
+	if err != nil {
+		return e.fail("egtb compare", err)
+	}
+	defer children.Close()
+	o := report.CompareOptions{Dir: dir, Only: only, Show: *show, Warn: e.warn("egtb compare"), Children: children, Rules: &preset}
+	switch err := report.Compare(e.stdout, db, tb, o); {
 	case errors.Is(err, report.ErrFailed):
 		return 1 // the report says what
 	case err != nil:

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
 	"github.com/millengine/millengine/internal/malom"
@@ -102,10 +103,49 @@ func TestEGTBCompare(t *testing.T) {
 		t.Fatalf("compare with a damaged entry: exit %d, %q; want 1 difference at %s", code, out, fen)
 	}
 
-	// A sector the tables do not hold.
-	code, out, _ = runCmd(t, "", "egtb", "compare", "--malom", good, "--dir", t.TempDir())
-	if code != 0 || !strings.HasPrefix(out, "std_2_2_2_1.sec2: skipped, sector 2_2_2_1 is not in ") {
-		t.Errorf("compare against no tables: exit %d, %q", code, out)
+	// Sectors the tables do not hold are checked against Malom's own values
+	// one ply down: 2_2_2_1 with its children 2_3_1_1 (a placement) and
+	// 1_3_1_1 (a mill and a removal) written from the tables, each entry of
+	// 2_2_2_1 is the best of its children; one entry damaged is found.
+	// The children's own children are not there: they are not compared.
+	// (A child's slot the tables leave unused, a position the game cannot
+	// reach, is written as a draw.)
+	chain := []malom.SectorID{id, {W: 2, B: 3, WF: 1, BF: 1}, {W: 1, B: 3, WF: 1, BF: 1}}
+	var damaged string
+	write := func(dir string, damage bool) {
+		damaged = ""
+		perfecttest.Write(t, dir, malom.Standard, map[malom.SectorID]int16{chain[0]: 3, chain[1]: -2, chain[2]: 7}, chain,
+			func(sid malom.SectorID, mover, other bb.Bitboard) perfecttest.Result {
+				r, ok := tb.Result(mover, other, sid.WF, sid.BF)
+				if !ok && sid == id {
+					t.Fatalf("sector %v: the tables do not hold a position", sid)
+				}
+				if damage && sid == id && damaged == "" && r == 0 {
+					damaged = malom.Difference{Mover: mover, Other: other, MoverHand: id.WF, OtherHand: id.BF}.FEN()
+					r = 1
+				}
+				switch r {
+				case 1:
+					return perfecttest.Win(1)
+				case -1:
+					return perfecttest.Loss(2)
+				}
+				return perfecttest.Draw
+			})
+	}
+	noTables := t.TempDir()
+	chainDir := t.TempDir()
+	write(chainDir, false)
+	code, out, errOut = runCmd(t, "", "egtb", "compare", "--malom", chainDir, "--dir", noTables)
+	wantLine := "std_2_2_2_1.sec2: " + itoa(n) + " entries, " + itoa(n) + " compared (not in the tables: against Malom's values one ply down), " + itoa(n) + " equal, 0 different\n"
+	if code != 0 || !strings.Contains(out, wantLine) || !strings.Contains(out, "std_2_3_1_1.sec2: ") || !strings.Contains(out, " 0 compared (not in the tables: against Malom's values one ply down), 0 equal, 0 different, ") {
+		t.Errorf("compare one ply down: exit %d, %q %q; want the line %q", code, out, errOut, wantLine)
+	}
+	chainDir = t.TempDir()
+	write(chainDir, true)
+	code, out, _ = runCmd(t, "", "egtb", "compare", "--malom", chainDir, "--dir", noTables)
+	if code != 1 || damaged == "" || !strings.Contains(out, ", "+itoa(n-1)+" equal, 1 different\n  "+damaged+": Malom win, ours draw\n") {
+		t.Errorf("compare one ply down with a damaged entry: exit %d, %q; want 1 difference at %s", code, out, damaged)
 	}
 
 	code, _, errOut = runCmd(t, "", "egtb", "compare", "--dir", dir)

@@ -1,10 +1,12 @@
 package egtb
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 
+	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
@@ -200,6 +202,48 @@ func actionEntry(t Source, r *rules.Rules, h history, m position.Move) (Entry, p
 func ActionEntryWith(s Source, g *position.Game, m position.Move) (Entry, position.Reason, bool) {
 	e, rule, _, ok := actionEntry(s, &g.Rules, history{pos: g.Pos, keys: g.RepetitionKeys()}, m)
 	return e, rule, ok
+}
+
+// ResultByChildren is the win, draw or loss (1, 0, −1) of a position of a
+// sector for its side to move — mover's pieces and moverHand in hand against
+// other's and otherHand, no removal pending, the counters at zero, as a
+// sector's slot is — found one ply down: the best of its actions, each
+// valued with s as ActionEntryWith values it. It is how a solution that no
+// table of ours holds (Malom's Morabaraba, say) is checked against itself
+// with the engine's own rules code: each entry must be what its children
+// make it. It reports false when s lacks a position an action leads to, or
+// the position is not one of a sector (the mover places while the other
+// still has pieces in hand, or it has no action).
+func ResultByChildren(s Source, r *rules.Rules, mover, other bb.Bitboard, moverHand, otherHand int) (int8, bool) {
+	var p position.Position
+	switch {
+	case moverHand > 0:
+		p = position.NewPlacing(mover, other, moverHand, otherHand, position.White)
+	case otherHand == 0:
+		p = position.NewMoving(r, mover, other, position.White)
+	default:
+		return 0, false
+	}
+	if p.IsOver() {
+		return 0, false
+	}
+	var ml movegen.MoveList
+	movegen.Generate(r, &p, &ml)
+	h := history{pos: p}
+	best, found := Value(0), false
+	for _, m := range ml.Slice() {
+		e, _, _, ok := actionEntry(s, r, h, m)
+		if !ok {
+			return 0, false
+		}
+		if !found || e.Value.Better(best) {
+			best, found = e.Value, true
+		}
+	}
+	if !found {
+		return 0, false
+	}
+	return int8(cmp.Compare(best.Score(), 0)), true
 }
 
 // RankRoot ranks every legal action of g's position by the policy above, best

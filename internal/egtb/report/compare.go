@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 
+	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/malom"
+	"github.com/millengine/millengine/internal/rules"
 )
 
 // malomVariants maps a rule preset's key to Malom's database of it.
@@ -32,6 +34,14 @@ type CompareOptions struct {
 	// Warn, if set, receives the errors that do not stop the comparison:
 	// a sector file that cannot be read.
 	Warn func(error)
+	// Children, if set with Rules, checks each sector the tables do not
+	// hold against Malom's own values one ply down (egtb.ResultByChildren):
+	// every entry whose children all lie in sectors present is compared
+	// with the best of them, found with the engine's move generator under
+	// Rules. Children is Malom's database behind egtb.Source (package
+	// perfect).
+	Children egtb.Source
+	Rules    *rules.Rules
 }
 
 // Compare compares every entry of the sector files of Malom's database db
@@ -62,9 +72,16 @@ func Compare(w io.Writer, db *malom.DB, tb *egtb.Tables, o CompareOptions) error
 	for _, id := range ids {
 		s := egtb.SectorSpec{M: id.W, O: id.B, MF: id.WF, OF: id.BF}
 		name := filepath.Base(mv.SectorName(id))
+		ours, against, lacking := tb.Result, "", "not in the tables"
 		if !tb.Has(s) {
-			fmt.Fprintf(w, "%s: skipped, sector %s is not in %s\n", name, s, o.Dir)
-			continue
+			if o.Children == nil || o.Rules == nil {
+				fmt.Fprintf(w, "%s: skipped, sector %s is not in %s\n", name, s, o.Dir)
+				continue
+			}
+			ours = func(mover, other bb.Bitboard, mf, of int) (int8, bool) {
+				return egtb.ResultByChildren(o.Children, o.Rules, mover, other, mf, of)
+			}
+			against, lacking = " (not in the tables: against Malom's values one ply down)", "with a child in a sector not present"
 		}
 		sec, err := db.Sector(id)
 		if err != nil {
@@ -72,10 +89,10 @@ func Compare(w io.Writer, db *malom.DB, tb *egtb.Tables, o CompareOptions) error
 			failed = true
 			continue
 		}
-		r := malom.CompareSector(sec, tb.Result)
-		fmt.Fprintf(w, "%s: %d entries, %d compared, %d equal, %d different", name, r.Entries, r.Compared, r.Equal, r.Different)
+		r := malom.CompareSector(sec, ours)
+		fmt.Fprintf(w, "%s: %d entries, %d compared%s, %d equal, %d different", name, r.Entries, r.Compared, against, r.Equal, r.Different)
 		if r.Skipped > 0 {
-			fmt.Fprintf(w, ", %d not in the tables", r.Skipped)
+			fmt.Fprintf(w, ", %d %s", r.Skipped, lacking)
 		}
 		if r.Broken > 0 {
 			fmt.Fprintf(w, ", %d unreadable (%v)", r.Broken, r.Err)
