@@ -32,12 +32,14 @@ run:
 # times, and this pass also builds the small tables its race pass reads
 # (kept under the system's temporary directory). Then every package under
 # the race detector, where internal/egtb runs only its concurrency tests
-# (raceTests in internal/egtb/solve_test.go). A package may take longer
+# (raceTests in internal/egtb/solve_test.go) and cmd/millengine skips
+# TestEGTBCommands (it builds and verifies 3v3). A package may take longer
 # than go test's default 10 minutes on a loaded 2-core machine, which is
 # not a failure of the tests.
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./internal/egtb/
+	$(GO) test -count=1 -run '^TestEGTBCommands$$' ./cmd/millengine/
 	$(GO) test -race -timeout 25m ./...
 
 # Every row of testdata/perft.tsv, perft 7 of the start position included.
