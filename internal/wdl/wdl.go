@@ -16,18 +16,16 @@ const (
 	Win  Value = 1
 )
 
+// names are the values' words, from Loss.
+var names = [...]string{"loss", "draw", "win"}
+
 // String returns "win", "draw" or "loss" (and "Value(n)" for anything else,
 // which no valid value is).
 func (v Value) String() string {
-	switch v {
-	case Win:
-		return "win"
-	case Loss:
-		return "loss"
-	case Draw:
-		return "draw"
+	if v < Loss || v > Win {
+		return fmt.Sprintf("Value(%d)", int8(v))
 	}
-	return fmt.Sprintf("Value(%d)", int8(v))
+	return names[v-Loss]
 }
 
 // Parse reads "win", "draw" or "loss" (String's words).
