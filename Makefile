@@ -27,18 +27,19 @@ run:
 	@$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/millengine ./cmd/millengine >&2
 	@exec $(BIN)/millengine
 
-# The suite. The endgame tables' package first without the race detector:
-# its tests solve and verify tables, which the detector slows 40 to 100
-# times, and this pass also builds the small tables its race pass reads
-# (kept under the system's temporary directory). Then every package under
-# the race detector, where internal/egtb runs only its concurrency tests
-# (raceTests in internal/egtb/solve_test.go) and cmd/millengine skips
-# TestEGTBCommands (it builds and verifies 3v3). A package may take longer
-# than go test's default 10 minutes on a loaded 2-core machine, which is
-# not a failure of the tests.
+# The suite. First, without the race detector, the packages whose tests
+# work through data — solving and verifying tables, reading the whole book —
+# which the detector slows 40 to 100 times and where it finds nothing: the
+# whole of internal/egtb and internal/book, and cmd/millengine's
+# TestEGTBCommands; this pass also builds the small tables internal/egtb's
+# tests keep in the temporary directory. Then every package under the race
+# detector, where those tests skip (testkit.NotUnderRace) and internal/egtb
+# runs only its concurrency tests (raceTests in internal/egtb/solve_test.go).
+# A package may take longer than go test's default 10 minutes on a loaded
+# 2-core machine, which is not a failure of the tests.
 test:
 	$(GO) vet ./...
-	$(GO) test -count=1 ./internal/egtb/
+	$(GO) test -count=1 ./internal/egtb/ ./internal/book/
 	$(GO) test -count=1 -run '^TestEGTBCommands$$' ./cmd/millengine/
 	$(GO) test -race -timeout 25m ./...
 

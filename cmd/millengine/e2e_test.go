@@ -31,7 +31,7 @@ func binary(t *testing.T) string {
 // the race detector, and the plain binary otherwise.
 func raceBinary(t *testing.T) string {
 	t.Helper()
-	if !raceEnabled {
+	if !testkit.Race {
 		return binary(t)
 	}
 	return testkit.Binary(t, "./cmd/millengine", "e2e-test", "-race")
@@ -133,7 +133,7 @@ func TestEndToEndThreads2(t *testing.T) {
 		t.Fatalf("race report:\n%s", p.Stderr())
 	}
 	res, why := g.Pos.Result()
-	t.Logf("race detector in the binary: %v; %d plies: %s (%s)", raceEnabled, len(moves), res, why)
+	t.Logf("race detector in the binary: %v; %d plies: %s (%s)", testkit.Race, len(moves), res, why)
 }
 
 // startGame starts a game with the N-move rule at 30 (so that self-play ends

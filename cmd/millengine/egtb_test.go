@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // probe3v3 is the exact output of 'egtb probe' for White to move with a7 d7
@@ -73,9 +74,7 @@ a7-g4: loss 2
 const fen3v3 = "***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 0 1"
 
 func TestEGTBCommands(t *testing.T) {
-	if raceEnabled {
-		t.Skip("builds and verifies 3v3, minutes under the race detector; make test runs it without (the solver's concurrency is raced in internal/egtb)")
-	}
+	testkit.NotUnderRace(t, "builds and verifies 3v3, minutes under the race detector (the solver's concurrency is raced in internal/egtb)")
 	dir := t.TempDir()
 	step := "1"
 	peak := `(, peak \d+ MB)?` // where the kernel tells the peak memory

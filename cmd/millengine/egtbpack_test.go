@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // egtb pack writes the packed files, which probe, stats and verify read as
@@ -28,7 +29,7 @@ func TestEGTBPackUnpack(t *testing.T) {
 	packed := filepath.Join(t.TempDir(), "packed")
 	back := t.TempDir()
 	step := "1"
-	if raceEnabled {
+	if testkit.Race {
 		step = "41"
 	}
 	steps := []struct {

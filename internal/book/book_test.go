@@ -18,6 +18,7 @@ import (
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/solve"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // smallConfig is a book build that takes a fraction of a second.
@@ -354,6 +355,7 @@ func shippedBook(tb testing.TB) *Book {
 // eight plies has nothing left to search) at the depths make book gives
 // them, and its start entry is exact.
 func TestBuiltinBook(t *testing.T) {
+	testkit.NotUnderRace(t, "reads all 89,814 positions of the shipped book")
 	b := shippedBook(t)
 	r := rules.Default()
 	if !b.Matches(&r) || b.Len() != 89814 {

@@ -14,6 +14,7 @@ import (
 	bb "github.com/millengine/millengine/internal/bitboard"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // builtinText is the shipped book's text, the source of the binary form
@@ -47,6 +48,7 @@ func builtinFromText(tb testing.TB) *Book {
 // The committed binary form is the one the text gives: a book changed by
 // book build or book prove and not packed again fails here.
 func TestBuiltinBinaryIsCurrent(t *testing.T) {
+	testkit.NotUnderRace(t, "reads all 89,814 positions of the shipped book")
 	data, err := builtinFromText(t).MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +75,7 @@ func sameEntry(a, b Entry) bool {
 // — actions, scores, depth, proven value and kept actions — at every
 // position and at a symmetric image of every eighth.
 func TestBuiltinBinaryAnswersAsTheText(t *testing.T) {
+	testkit.NotUnderRace(t, "reads all 89,814 positions of the shipped book")
 	text := builtinFromText(t)
 	bin := shippedBook(t)
 	r := rules.Default()

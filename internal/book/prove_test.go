@@ -85,6 +85,7 @@ func sorted(ms []position.Move) []position.Move {
 // positions after each of Black's replies to the engine's first book
 // action as White come as one run of ranks.
 func TestTreeOrder(t *testing.T) {
+	testkit.NotUnderRace(t, "reads all 89,814 positions of the shipped book")
 	b := shippedBook(t)
 	rank := b.treeOrder(8)
 	if len(rank) != b.Len() {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // A pair whose build is interrupted after it wrote checkpoints goes on from
@@ -22,7 +24,7 @@ func TestCheckpointResume(t *testing.T) {
 	// Without flying the 3v4 pair solves in well under a second, with many
 	// plies; under the race detector the smaller 3v3.
 	p, maxPieces, pair := Params{MinPieces: 3}, 7, SectorSpec{M: 3, O: 4}
-	if raceEnabled || testing.Short() {
+	if testkit.Race || testing.Short() {
 		maxPieces, pair = 6, SectorSpec{M: 3, O: 3}
 	}
 	ref := t.TempDir()

@@ -9,6 +9,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // testParams are parameter sets the generator is checked under: the presets'
@@ -144,7 +145,7 @@ func positionOf(t *testing.T, r *rules.Rules, mover, other bb.Bitboard) position
 // that lead to a position without closing a mill.
 func TestGeneratorMatchesMovegen(t *testing.T) {
 	n := 150
-	if raceEnabled || testing.Short() {
+	if testkit.Race || testing.Short() {
 		n = 15
 	}
 	rng := rand.New(rand.NewPCG(5, 6))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 // The placing sectors of Nine Men's Morris are Malom's: 449 of them, which
@@ -68,7 +69,7 @@ var (
 // (the moving sectors 3v3, 3v4 and 4v3, and Malom's 16 placing sectors left
 // after many removals), 6 under the race detector (3v3 and 5 placing
 // sectors: 3v4 and 4v3 take minutes there).
-var gamePieces = map[bool]int{false: 7, true: 6}[raceEnabled]
+var gamePieces = map[bool]int{false: 7, true: 6}[testkit.Race]
 
 // gameTables builds the whole game of Nine Men's Morris up to gamePieces
 // pieces on the board and in hand once for the run.

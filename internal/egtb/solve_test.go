@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/millengine/millengine/internal/position"
+	"github.com/millengine/millengine/internal/testkit"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
 )
@@ -87,7 +88,7 @@ const raceTests = "^(TestSolveStandardCounts|TestPlacingVerify|TestBuildInterrup
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	if run := flag.Lookup("test.run"); raceEnabled && run.Value.String() == "" {
+	if run := flag.Lookup("test.run"); testkit.Race && run.Value.String() == "" {
 		if err := run.Value.Set(raceTests); err != nil {
 			panic(err)
 		}
@@ -132,7 +133,7 @@ func buildTest(t testing.TB, dir string, p Params, maxPieces int) (*Tables, []Se
 // placement.
 func TestSolveStandardCounts(t *testing.T) {
 	maxPieces := 7
-	if raceEnabled || testing.Short() {
+	if testkit.Race || testing.Short() {
 		maxPieces = 6
 	}
 	dir := t.TempDir()
@@ -173,7 +174,7 @@ func TestSolveStandardCounts(t *testing.T) {
 	var wins, draws, losses uint64
 	longest := 0
 	step := 1
-	if raceEnabled {
+	if testkit.Race {
 		step = 7 // a sample: the counts are then not compared
 	}
 	forEachPlacement(3, 3, step, func(m, o bb.Bitboard) {
@@ -231,7 +232,7 @@ func forEachPlacement(m, o, step int, f func(mover, other bb.Bitboard)) {
 func TestSolveAndVerifySmallSectors(t *testing.T) {
 	sets := []Params{Standard, {MinPieces: 3}, {Diagonal: true, MinPieces: 3, RemoveFromMills: true}, {Diagonal: true, Fly: 3, MinPieces: 3}}
 	step := uint32(1)
-	if raceEnabled || testing.Short() {
+	if testkit.Race || testing.Short() {
 		step = 97
 		sets = sets[:3]
 	}
@@ -255,7 +256,7 @@ func TestSolveAndVerifySmallSectors(t *testing.T) {
 func TestVerifyFindsCorruption(t *testing.T) {
 	tb := sharedTables(t)
 	step := uint32(1)
-	if raceEnabled {
+	if testkit.Race {
 		step = 31
 	}
 	// Change one used slot in a private copy of the data.
@@ -291,7 +292,7 @@ func TestBuildInterruptAndResume(t *testing.T) {
 	// Under the race detector the pair 3v4/4v3 takes long: drop 3v3 of the
 	// cheaper rules without flying instead.
 	p, maxPieces, phase, kept, dropped := Standard, 7, "3v4+4v3 init, 3v4", []SectorSpec{{M: 3, O: 3}}, []SectorSpec{{M: 3, O: 4}, {M: 4, O: 3}}
-	if raceEnabled || testing.Short() {
+	if testkit.Race || testing.Short() {
 		p, maxPieces, phase, kept, dropped = Params{MinPieces: 3}, 6, "3v3 init", nil, []SectorSpec{{M: 3, O: 3}}
 	}
 	dir := t.TempDir()
@@ -348,7 +349,7 @@ func TestBuildInterruptAndResume(t *testing.T) {
 // ProbeDTZ agrees with the best ActionDTZ of every action.
 func TestVerifyDTZ(t *testing.T) {
 	maxPieces, step := 7, uint32(7)
-	if raceEnabled || testing.Short() {
+	if testkit.Race || testing.Short() {
 		maxPieces, step = 6, 97
 	}
 	dir := t.TempDir()

@@ -54,7 +54,7 @@ func minimaxOf(t *testing.T, r *rules.Rules, tb *egtb.Tables, p *position.Positi
 // (White one piece on the board and two in hand, Black two and two), or
 // short of them in a short run or under the race detector.
 func latePlacings(t *testing.T, r *rules.Rules, rng *rand.Rand, n, short int) []position.Position {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testkit.Race {
 		n = short
 	}
 	ps := make([]position.Position, n)

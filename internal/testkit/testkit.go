@@ -493,3 +493,15 @@ func (l *lockedBuilder) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// NotUnderRace skips a test under the race detector: one that works through
+// data (solving or verifying tables, reading the whole book), where the
+// detector slows the run many times over and finds nothing, because no
+// goroutines share memory there. make test runs the packages of such tests
+// once more without the detector, so every one of them runs.
+func NotUnderRace(t testing.TB, why string) {
+	t.Helper()
+	if Race {
+		t.Skip(why + "; make test runs it without the race detector")
+	}
+}
