@@ -315,13 +315,7 @@ func egtbVerify(e *env, args []string) int {
 		}
 		defer o.Journal.Close()
 	}
-	switch err := report.Verify(e.ctx, stdout, stderr, o); {
-	case errors.Is(err, report.ErrFailed):
-		return 1 // the report says what
-	case err != nil:
-		return e.fail("egtb verify", err)
-	}
-	return 0
+	return e.reported("egtb verify", report.Verify(e.ctx, stdout, stderr, o))
 }
 
 func egtbStats(e *env, args []string) int {

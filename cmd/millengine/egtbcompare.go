@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/millengine/millengine/internal/egtb"
@@ -64,13 +63,7 @@ func egtbCompare(e *env, args []string) int {
 	}
 	defer children.Close()
 	o := report.CompareOptions{Dir: dir, Only: only, Show: *show, Warn: e.warn("egtb compare"), Children: children, Rules: &preset}
-	switch err := report.Compare(e.stdout, db, tb, o); {
-	case errors.Is(err, report.ErrFailed):
-		return 1 // the report says what
-	case err != nil:
-		return e.fail("egtb compare", err)
-	}
-	return 0
+	return e.reported("egtb compare", report.Compare(e.stdout, db, tb, o))
 }
 
 // variantKey returns the preset key of a --variant value (its key or its

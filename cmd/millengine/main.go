@@ -24,6 +24,7 @@ import (
 	"github.com/millengine/millengine/internal/buildinfo"
 	"github.com/millengine/millengine/internal/cli"
 	"github.com/millengine/millengine/internal/egtb"
+	"github.com/millengine/millengine/internal/egtb/report"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/search"
 	"github.com/millengine/millengine/internal/uci"
@@ -284,6 +285,20 @@ func (e *env) usageError(cmd, msg string) int {
 func (e *env) fail(cmd string, err error) int {
 	fmt.Fprintf(e.stderr, "millengine %s: %v\n", cmd, err)
 	return 1
+}
+
+// reported is the exit status of a command whose report (egtb verify,
+// compare) printed what failed: 1 without a word more when the report
+// failed (report.ErrFailed), fail's message for any other error, 0 when
+// all passed.
+func (e *env) reported(cmd string, err error) int {
+	switch {
+	case errors.Is(err, report.ErrFailed):
+		return 1 // the report says what
+	case err != nil:
+		return e.fail(cmd, err)
+	}
+	return 0
 }
 
 // warn returns a function that reports an error a command goes on after,

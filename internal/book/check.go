@@ -6,7 +6,6 @@ import (
 
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/position"
-	"github.com/millengine/millengine/internal/solve"
 )
 
 // CheckReport is what Check found: the proven positions of a book compared
@@ -51,10 +50,10 @@ func Check(b *Book, t *egtb.Tables, progress func(done, total int)) CheckReport 
 			return
 		}
 		rep.Compared++
-		value := solve.FromTable(acts[0].Entry.Value)
+		value := acts[0].Entry.Value.WDL()
 		var keep []position.Move
 		for _, a := range acts {
-			if solve.FromTable(a.Entry.Value) == value {
+			if a.Entry.Value.WDL() == value {
 				keep = append(keep, a.Move)
 			}
 		}

@@ -41,10 +41,10 @@ func TestCheckAgainstTables(t *testing.T) {
 	if !ok {
 		t.Fatal("the tables do not hold the position")
 	}
-	right := &Proof{Value: solve.FromTable(acts[0].Entry.Value)}
+	right := &Proof{Value: acts[0].Entry.Value.WDL()}
 	var lost position.Move
 	for _, a := range acts {
-		if solve.FromTable(a.Entry.Value) == right.Value {
+		if a.Entry.Value.WDL() == right.Value {
 			right.Keep = append(right.Keep, a.Move)
 		} else {
 			lost = a.Move

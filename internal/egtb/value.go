@@ -1,6 +1,10 @@
 package egtb
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/millengine/millengine/internal/wdl"
+)
 
 // Value is the game-theoretic value of a position for its side to move, with
 // the distance to the end of the game under perfect play (the winner takes the
@@ -42,6 +46,18 @@ func (v Value) IsLoss() bool { return v&1 == 1 }
 
 // IsDraw reports whether the position is a draw.
 func (v Value) IsDraw() bool { return v == 0 }
+
+// WDL is the value without its distance: win, draw or loss for the side
+// to move, in the terms the solver, the book and Malom's reader share.
+func (v Value) WDL() wdl.Value {
+	switch {
+	case v.IsWin():
+		return wdl.Win
+	case v.IsLoss():
+		return wdl.Loss
+	}
+	return wdl.Draw
+}
 
 // Distance returns the number of turns of the side to move until the end of
 // the game (d of "win d" or "loss d"); 0 for a draw.

@@ -274,17 +274,17 @@ func (t *Tables) valueByRules(r *rules.Rules, p *position.Position, metric Metri
 	return t.bestAfter(r, p, metric)
 }
 
-// wdl is a metric for the checks only: the result of a position, read from
+// anyResult is a metric for the checks only: the result of a position, read from
 // any of its sector's tables (what a removing turn's DTZ value needs).
-const wdl Metric = 0xFF
+const anyResult Metric = 0xFF
 
 // tableFor returns the table a check reads a position of sector (m, o) from
-// under the metric: the DTM table, the DTZ table, or for wdl either.
+// under the metric: the DTM table, the DTZ table, or for anyResult either.
 func (t *Tables) tableFor(m, o int, metric Metric) *table {
 	switch metric {
 	case DTZ:
 		return t.lookupDTZ(m, o)
-	case wdl:
+	case anyResult:
 		return t.lookupWDL(m, o)
 	}
 	return t.lookup(m, o)
@@ -340,7 +340,7 @@ func (t *Tables) bestAfter(r *rules.Rules, p *position.Position, metric Metric) 
 		case c.SideToMove() == us && c.Action() == position.Remove:
 			inner := metric
 			if metric != DTM {
-				inner = wdl
+				inner = anyResult
 			}
 			var ok bool
 			if v, ok = t.bestAfter(r, c, inner); !ok {

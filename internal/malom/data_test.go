@@ -151,21 +151,12 @@ func TestDataAgainstTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tabs.Close()
-	wdlOf := func(v egtb.Value) WDL {
-		switch {
-		case v.IsWin():
-			return Win
-		case v.IsLoss():
-			return Loss
-		}
-		return Draw
-	}
 	ours := func(mover, other bb.Bitboard, mh, oh int) (int8, bool) {
 		if mh != 0 || oh != 0 {
 			return 0, false
 		}
 		v, ok := tabs.ProbeSets(mover, other)
-		return int8(wdlOf(v)), ok
+		return int8(v.WDL()), ok
 	}
 	for _, id := range []SectorID{{3, 3, 0, 0}, {3, 4, 0, 0}, {4, 3, 0, 0}} {
 		if !tabs.Has(egtb.SectorSpec{M: id.W, O: id.B}) {
@@ -207,7 +198,7 @@ func TestDataAgainstTables(t *testing.T) {
 					t.Fatal(err)
 				}
 				v, _ := tabs.ProbeSets(mover, other)
-				if e.WDL != wdlOf(v) || e.Plies() != v.Plies() {
+				if e.WDL != v.WDL() || e.Plies() != v.Plies() {
 					t.Fatalf("sector %v: Probe(%v, %v) = %v, ours %v", id, mover, other, e, v)
 				}
 				probes++

@@ -426,7 +426,7 @@ func (e *Engine) tableAnswer(g *position.Game, lim Limits, report func(Info), sr
 var outcomes = map[solve.Value]Outcome{solve.Win: OutcomeWin, solve.Draw: OutcomeDraw, solve.Loss: OutcomeLoss}
 
 // TableOutcome is the outcome of an endgame table's value.
-func TableOutcome(v egtb.Value) Outcome { return outcomes[solve.FromTable(v)] }
+func TableOutcome(v egtb.Value) Outcome { return outcomes[v.WDL()] }
 
 // newRun plans one search: its options, depth limit and time budget.
 func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves int) *searchRun {

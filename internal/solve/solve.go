@@ -474,18 +474,6 @@ func terminal(p *position.Position) Value {
 	return Loss
 }
 
-// FromTable is the value of an endgame table's entry: its win, draw or loss,
-// without the distance.
-func FromTable(v egtb.Value) Value {
-	switch {
-	case v.IsWin():
-		return Win
-	case v.IsLoss():
-		return Loss
-	}
-	return Draw
-}
-
 // search returns the value of p for its side to move, within (alpha, beta)
 // fail-soft: a value ≤ alpha is an upper bound, ≥ beta a lower bound. An
 // interrupted search returns Draw and its caller's result is not used.
@@ -508,7 +496,7 @@ func (w *worker) search(p *position.Position, alpha, beta Value, depth int) Valu
 			return Draw
 		}
 		w.leaves++
-		return FromTable(e.Value)
+		return e.Value.WDL()
 	}
 	k, sym := keyOf(p)
 	lo, hi, best := s.tt.get(k)

@@ -28,7 +28,7 @@ func minimax(t *testing.T, r *rules.Rules, tb *egtb.Tables, p *position.Position
 		if !ok {
 			t.Fatalf("%s: not in the tables: %s", p.FEN(), tb.Why(r, p))
 		}
-		return FromTable(e.Value)
+		return e.Value.WDL()
 	}
 	var ml movegen.MoveList
 	movegen.Generate(r, p, &ml)
@@ -64,15 +64,15 @@ func latePlacings(t *testing.T, r *rules.Rules, rng *rand.Rand, n, short int) []
 	return ps
 }
 
-// FromTable keeps a table value's result and drops its distance; terminal
+// egtb.Value.WDL keeps a table value's result and drops its distance; terminal
 // reads a finished game's result for its side to move.
-func TestFromTableAndTerminal(t *testing.T) {
+func TestTableWDLAndTerminal(t *testing.T) {
 	for _, c := range []struct {
 		v    egtb.Value
 		want Value
 	}{{egtb.Win(1), Win}, {egtb.Win(40), Win}, {egtb.Loss(0), Loss}, {egtb.Loss(7), Loss}, {egtb.Draw, Draw}} {
-		if got := FromTable(c.v); got != c.want {
-			t.Errorf("FromTable(%v) = %v, want %v", c.v, got, c.want)
+		if got := c.v.WDL(); got != c.want {
+			t.Errorf("%v.WDL() = %v, want %v", c.v, got, c.want)
 		}
 	}
 	r := rules.Default()
