@@ -23,9 +23,11 @@ type GamesOptions struct {
 
 // Games writes what the tables in o.Dir say of the games of millmatch's
 // files: per game the value for White at the first position the tables
-// know and each action that changed it (gameAnalysis.line), then per engine
-// its games by that first value, those it lost from a draw or a win, won
-// from a draw, and the wins it gave away. A file or game that cannot be
+// know once the game's opening is played (a match's opening actions are
+// neither engine's) and each action that changed it (gameAnalysis.line),
+// then per engine its games by that first value, those it lost from a draw
+// or a win, won from a draw, the wins it gave away, and how many of its
+// actions changed the value. A file or game that cannot be
 // read or replayed stops it with an error naming it.
 func Games(w io.Writer, o GamesOptions) error {
 	tables := newTableCache(o.Dir)
@@ -61,8 +63,8 @@ func Games(w io.Writer, o GamesOptions) error {
 	for _, n := range names {
 		t := sum[n]
 		if _, err := fmt.Fprintf(w, "%s: %d games; when first in the tables: %d won, %d drawn, %d lost, %d not in the tables; "+
-			"lost from a draw or a win: %d; won from a draw: %d; gave away a win: %d\n",
-			n, t.games, t.startWin, t.startDraw, t.startLoss, t.unknown, t.lostFromDrawOrWin, t.wonFromDraw, t.winsGivenAway); err != nil {
+			"lost from a draw or a win: %d; won from a draw: %d; gave away a win: %d; actions that changed the value: %d\n",
+			n, t.games, t.startWin, t.startDraw, t.startLoss, t.unknown, t.lostFromDrawOrWin, t.wonFromDraw, t.winsGivenAway, t.changes); err != nil {
 			return err
 		}
 	}
@@ -73,15 +75,17 @@ func Games(w io.Writer, o GamesOptions) error {
 type gamesTally struct {
 	games, startWin, startDraw, startLoss, unknown int
 	lostFromDrawOrWin, wonFromDraw, winsGivenAway  int
+	changes                                        int // its actions that changed the value
 }
 
 // gameAnalysis is what the tables say of one game.
 type gameAnalysis struct {
-	known   bool      // the game reached a table position
-	ply     int       // of the first table position (plies from the start of the record)
+	known   bool      // the game reached a table position after its opening
+	ply     int       // of the first table position after the opening (plies from the start of the record)
 	placing int       // plies when placing ended (-1: it did not)
 	start   int       // its value for White: 1 win, 0 draw, -1 loss
 	changes []string  // the actions that changed the value, "ply 37 black d6-d5: draw → loss"
+	changed [2]int    // how many of them each colour played
 	engines [2]string // white, black
 }
 
@@ -125,6 +129,9 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 				v = -v
 			}
 			switch {
+			case i < len(rec.Opening):
+				// The opening's actions (a match's random or book
+				// opening) are neither engine's.
 			case !a.known:
 				a.known, a.ply, a.start = true, i, v
 			case prevKnown && v != prev:
@@ -134,6 +141,7 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 					sign = -1
 				}
 				a.changes = append(a.changes, fmt.Sprintf("ply %d %s %s: %s → %s", i, colourName(mover), tokens[i-1], wdlNames[sign*prev], wdlNames[sign*v]))
+				a.changed[mover]++
 			}
 			prev, prevKnown = v, true
 		} else {
@@ -183,6 +191,7 @@ func (a *gameAnalysis) count(rec match.GameRecord, tally func(string) *gamesTall
 	for c, name := range a.engines {
 		t := tally(name)
 		t.games++
+		t.changes += a.changed[c]
 		sign := 1
 		if c == 1 {
 			sign = -1

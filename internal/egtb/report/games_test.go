@@ -32,7 +32,7 @@ func TestEGTBGamesAnalysis(t *testing.T) {
 		}
 		return sum[n]
 	})
-	if got := *sum["A"]; got != (gamesTally{games: 1, startWin: 1, lostFromDrawOrWin: 1, winsGivenAway: 1}) {
+	if got := *sum["A"]; got != (gamesTally{games: 1, startWin: 1, lostFromDrawOrWin: 1, winsGivenAway: 1, changes: 1}) {
 		t.Errorf("A: %+v", got)
 	}
 	if got := *sum["B"]; got != (gamesTally{games: 1, startLoss: 1}) {
@@ -41,6 +41,17 @@ func TestEGTBGamesAnalysis(t *testing.T) {
 	rec.Moves = []string{"a7-b2", "x"}
 	if _, err := analyseGame(tables, rec); err == nil {
 		t.Error("an illegal token was replayed")
+	}
+
+	// The same action as the match's opening is neither engine's: the game
+	// starts for them after it, White lost, and nothing is counted.
+	rec.Opening, rec.Moves = []string{"a7-b2"}, nil
+	a, err = analyseGame(tables, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.line(rec), "game 3 A vs B 0-1 (fewer than the minimum pieces): first in the tables at ply 1 (placing ended at ply 0), White loss"; got != want || a.changed != [2]int{} {
+		t.Fatalf("line %q, changes by colour %v\nwant %q and none", got, a.changed, want)
 	}
 }
 
