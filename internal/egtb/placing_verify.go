@@ -189,7 +189,8 @@ var codeNames = [4]string{codeDraw: "draw", codeWin: "win", codeLoss: "loss", co
 // move from its successors, generated and played by movegen and position:
 // the removal after a mill is expanded the same way, the positions after
 // the turn are looked up in the tables, and a game the turn ends is won or
-// lost by the rules. It reports false if a successor is not in the tables.
+// lost by the rules. It reports false if a successor it looks at is not in
+// the tables; a win found ends the search of the others (nothing is better).
 func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bool) {
 	var ml, rl movegen.MoveList
 	movegen.Generate(r, p, &ml)
@@ -217,7 +218,9 @@ func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bo
 					return 0, false
 				}
 				if codeRank[w] > codeRank[v] {
-					v = w
+					if v = w; v == codeWin {
+						break // no removal does better
+					}
 				}
 			}
 		} else {
@@ -227,7 +230,9 @@ func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bo
 			}
 		}
 		if codeRank[v] > codeRank[best] {
-			best = v
+			if best = v; best == codeWin {
+				break // no action does better: the rest need not be looked at, as the solve stops
+			}
 		}
 	}
 	return best, true
