@@ -1,7 +1,6 @@
 package egtb
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -243,7 +242,7 @@ func ResultByChildren(s Source, r *rules.Rules, mover, other bb.Bitboard, moverH
 	if !found {
 		return 0, false
 	}
-	return int8(cmp.Compare(best.Score(), 0)), true
+	return int8(best.WDL()), true
 }
 
 // RankRoot ranks every legal action of g's position by the policy above, best

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/wdl"
 )
 
 // GamesOptions say which games Games replays with which tables.
@@ -83,17 +83,11 @@ type gameAnalysis struct {
 	known   bool      // the game reached a table position after its opening
 	ply     int       // of the first table position after the opening (plies from the start of the record)
 	placing int       // plies when placing ended (-1: it did not)
-	start   int       // its value for White: 1 win, 0 draw, -1 loss
+	start   wdl.Value // its value for White
 	changes []string  // the actions that changed the value, "ply 37 black d6-d5: draw → loss"
 	changed [2]int    // how many of them each colour played
 	engines [2]string // white, black
 }
-
-// wdl is a table value as 1, 0 or -1 for the side to move: the sign of its
-// score (a win scores above 0, a loss below).
-func wdl(v egtb.Value) int { return cmp.Compare(v.Score(), 0) }
-
-var wdlNames = map[int]string{1: "win", 0: "draw", -1: "loss"}
 
 // analyseGame replays rec with the tables of its rules.
 func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error) {
@@ -117,14 +111,14 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 	g := position.NewGame(*r, start)
 	tokens := append(append([]string(nil), rec.Opening...), rec.Moves...)
 	movers := make([]position.Color, len(tokens))
-	prev, prevKnown := 0, false
+	prev, prevKnown := wdl.Draw, false
 	for i := 0; ; i++ {
 		// i plies played: g.Pos is the position before tokens[i].
 		if a.placing < 0 && g.Pos.InHand(position.White) == 0 && g.Pos.InHand(position.Black) == 0 {
 			a.placing = i
 		}
 		if e, ok := tb.Lookup(r, &g.Pos); ok {
-			v := wdl(e.Value)
+			v := e.Value.WDL()
 			if g.Pos.SideToMove() == position.Black {
 				v = -v
 			}
@@ -136,11 +130,11 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 				a.known, a.ply, a.start = true, i, v
 			case prevKnown && v != prev:
 				mover := movers[i-1]
-				sign := 1
+				sign := wdl.Win
 				if mover == position.Black {
-					sign = -1
+					sign = wdl.Loss
 				}
-				a.changes = append(a.changes, fmt.Sprintf("ply %d %s %s: %s → %s", i, colourName(mover), tokens[i-1], wdlNames[sign*prev], wdlNames[sign*v]))
+				a.changes = append(a.changes, fmt.Sprintf("ply %d %s %s: %s → %s", i, colourName(mover), tokens[i-1], sign*prev, sign*v))
 				a.changed[mover]++
 			}
 			prev, prevKnown = v, true
@@ -176,9 +170,9 @@ func (a *gameAnalysis) line(rec match.GameRecord) string {
 		return s + " never in the tables"
 	}
 	if a.ply == a.placing {
-		s += fmt.Sprintf(" placing ended at ply %d, White %s", a.ply, wdlNames[a.start])
+		s += fmt.Sprintf(" placing ended at ply %d, White %s", a.ply, a.start)
 	} else {
-		s += fmt.Sprintf(" first in the tables at ply %d (placing ended at ply %d), White %s", a.ply, a.placing, wdlNames[a.start])
+		s += fmt.Sprintf(" first in the tables at ply %d (placing ended at ply %d), White %s", a.ply, a.placing, a.start)
 	}
 	if len(a.changes) > 0 {
 		s += "; " + strings.Join(a.changes, "; ")
@@ -192,18 +186,18 @@ func (a *gameAnalysis) count(rec match.GameRecord, tally func(string) *gamesTall
 		t := tally(name)
 		t.games++
 		t.changes += a.changed[c]
-		sign := 1
+		sign := wdl.Win
 		if c == 1 {
-			sign = -1
+			sign = wdl.Loss
 		}
 		if !a.known {
 			t.unknown++
 			continue
 		}
 		switch sign * a.start {
-		case 1:
+		case wdl.Win:
 			t.startWin++
-		case 0:
+		case wdl.Draw:
 			t.startDraw++
 		default:
 			t.startLoss++
@@ -216,7 +210,7 @@ func (a *gameAnalysis) count(rec match.GameRecord, tally func(string) *gamesTall
 		if won && sign*a.start == 0 {
 			t.wonFromDraw++
 		}
-		if sign*a.start == 1 && !won {
+		if sign*a.start == wdl.Win && !won {
 			t.winsGivenAway++
 		}
 	}
