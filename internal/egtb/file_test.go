@@ -232,8 +232,8 @@ func FuzzOpen(f *testing.F) {
 // Open reads no data (an engine must not read gigabytes to start): a small
 // table damaged in its data is found at its first use and left out, the
 // others still answer, and Damaged says why; a large one is not checked
-// there at all. OpenChecked, which verify and stats use, and Build check the
-// data too.
+// there at all. OpenChecked (stats), VerifyDir (at a table's first use) and
+// Build check the data too.
 func TestOpenChecksDataAtFirstUse(t *testing.T) {
 	dir := t.TempDir()
 	copyShared(t, dir)
@@ -273,6 +273,44 @@ func TestOpenChecksDataAtFirstUse(t *testing.T) {
 	tb.Close()
 	if _, err := OpenChecked(dir, Standard); err == nil || !strings.Contains(err.Error(), "data checksum mismatch") {
 		t.Fatalf("OpenChecked: %v", err)
+	}
+}
+
+// egtb verify reads the tables it checks and those they lead to, not the
+// whole set (14 GB for the whole game): a placing table damaged in its data
+// does not stop a verify of 3v3, which never reads it, and stops one of its
+// own sector with the file named.
+func TestVerifyReadsOnlyItsTables(t *testing.T) {
+	src := gameTables(t).Dir()
+	dir := t.TempDir()
+	placing := SectorSpec{M: 2, O: 3, MF: 1, OF: 0}
+	for _, name := range []string{FileName(Standard, SectorSpec{M: 3, O: 3}), fileName(Standard, SectorSpec{M: 3, O: 3}, DTZ), fileName(Standard, placing, WDL)} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if err == nil {
+			if strings.Contains(name, "2_3_1_0") {
+				b[len(b)-3] ^= 4
+			}
+			err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	verify := func(s SectorSpec) ([]string, error) {
+		var got []string
+		_, err := VerifyDir(context.Background(), dir, []Params{Standard}, []SectorSpec{s}, VerifyOptions{Threads: 2, Step: 7, Limit: 1}, func(r VerifyReport) {
+			got = append(got, fmt.Sprintf("%s ok=%t", r.Label(), r.OK()))
+		})
+		return got, err
+	}
+	got, err := verify(SectorSpec{M: 3, O: 3})
+	if err != nil || fmt.Sprint(got) != "[3v3 ok=true 3v3 dtz ok=true]" {
+		t.Fatalf("verify 3v3: %v, %v", got, err)
+	}
+	path := filepath.Join(dir, fileName(Standard, placing, WDL))
+	got, err = verify(placing)
+	if len(got) != 0 || err == nil || !strings.Contains(err.Error(), path+": data checksum mismatch") {
+		t.Fatalf("verify %s: %v, %v; want the data checksum mismatch of %s", placing, got, err, path)
 	}
 }
 

@@ -92,8 +92,9 @@ type packed struct {
 	plainHdr  header
 	noteBlock func(error) // hears of a damaged block (Tables.noteDamaged)
 	// wholeOnProbe: the first probe decodes the table whole (materialise),
-	// for the Tables of the commands that read whole tables (OpenChecked:
-	// verify probes every table many times over, at random).
+	// for the Tables of the commands that read whole tables (OpenChecked,
+	// and verify's openOnUse: verify probes every table many times over, at
+	// random).
 	wholeOnProbe bool
 
 	// whole is the plain data once the table has been decoded whole
@@ -284,7 +285,7 @@ func (t *Tables) openPacked(path string, buf []byte, s SectorSpec, metric Metric
 		t.cache = newBlockCache(PackedCacheBytes, PackBlockSize)
 	}
 	t.packedIDs++
-	pk.id, pk.cache, pk.noteBlock, pk.wholeOnProbe = t.packedIDs, t.cache, t.noteDamaged, t.checkAll
+	pk.id, pk.cache, pk.noteBlock, pk.wholeOnProbe = t.packedIDs, t.cache, t.noteDamaged, t.checkAll || t.checkOnUse
 	if t.checkAll || t.trusted {
 		if err := pk.checkIndex(); err != nil {
 			return nil, err

@@ -283,7 +283,7 @@ func reindex(b []byte) {
 
 // A damaged block is refused with an error naming the file and the block:
 // its positions are unknown, the table's other blocks answer, Damaged lists
-// it once; OpenChecked (verify, stats) refuses the file, and unpack too.
+// it once; OpenChecked (stats) refuses the file, and unpack too.
 func TestPackedDamagedBlock(t *testing.T) {
 	plainDir, packedDir := packedGame(t)
 	dir := copyDir(t, packedDir)

@@ -26,11 +26,25 @@ func (t *Tables) Info(s SectorSpec) (SectorInfo, bool) { return t.InfoOf(s, DTM)
 
 // InfoOf describes a loaded sector's table of the metric.
 func (t *Tables) InfoOf(s SectorSpec, m Metric) (SectorInfo, bool) {
-	tb := t.table(s, m)
-	if tb == nil {
+	return t.table(s, m).info(s, m)
+}
+
+// info is InfoOf of a loaded table t, false when t is nil.
+func (t *table) info(s SectorSpec, m Metric) (SectorInfo, bool) {
+	if t == nil {
 		return SectorInfo{}, false
 	}
-	return SectorInfo{Spec: s, Metric: m, Path: tb.path, Size: tb.size, Header: tb.hdr.stats, CRC: tb.hdr.crc}, true
+	return SectorInfo{Spec: s, Metric: m, Path: t.path, Size: t.size, Header: t.hdr.stats, CRC: t.hdr.crc}, true
+}
+
+// headerOf is InfoOf without the check of a table's data that its first
+// use makes: what a table's header says, for VerifyDir to decide before
+// reading the table whether to check it.
+func (t *Tables) headerOf(s SectorSpec, m Metric) (SectorInfo, bool) {
+	if m == WDL && (s.MF-s.OF < 0 || s.MF-s.OF > 1) {
+		return SectorInfo{}, false
+	}
+	return (*t.slotOf(s, m)).info(s, m)
 }
 
 // SectorStats counts a loaded sector's DTM values from its data: every raw

@@ -71,7 +71,7 @@ func (t *table) usable() *table {
 				t.state.Store(2)
 				return
 			}
-		} else if !t.checked && len(t.data) <= lazyCheckBytes {
+		} else if !t.checked && (len(t.data) <= lazyCheckBytes || t.owner.checkOnUse) {
 			if err := checkData(t.path, &t.hdr, t.data); err != nil {
 				t.owner.noteDamaged(fmt.Errorf("%w; this sector is not used", err))
 				t.state.Store(2)
@@ -167,9 +167,11 @@ type Tables struct {
 	placing int
 	none    string // why there are no tables at all (rules not covered)
 	// checkAll: files are opened with their data checksum checked, however
-	// large (see lazyCheckBytes). trusted: the tables are usable without a
-	// check at their first use (Build checks what a job reads itself).
-	checkAll, trusted bool
+	// large (see lazyCheckBytes). checkOnUse: a table's data is checked at
+	// its first use, however large (verify reads only the tables it needs).
+	// trusted: the tables are usable without a check at their first use
+	// (Build checks what a job reads itself).
+	checkAll, checkOnUse, trusted bool
 	// damaged holds the files found damaged (at open, or at their first
 	// use), which are not used, and the damaged blocks of packed tables;
 	// mu guards it.
@@ -225,16 +227,35 @@ func Open(dir string, r *rules.Rules) (*Tables, error) {
 }
 
 // OpenParams maps the sector files in dir solved under p.
-func OpenParams(dir string, p Params) (*Tables, error) { return openParams(dir, p, false) }
+func OpenParams(dir string, p Params) (*Tables, error) { return openParams(dir, p, openLazy) }
 
 // OpenChecked is OpenParams that also checks the data checksum of every file,
 // the large ones included (which Open leaves to this, see lazyCheckBytes),
-// and fails on a damaged file: the commands that read whole tables (verify,
-// stats) use it.
-func OpenChecked(dir string, p Params) (*Tables, error) { return openParams(dir, p, true) }
+// and fails on a damaged file: egtb stats, which reads every table, uses it
+// (egtb verify checks each table it reads at its first use, see openOnUse).
+func OpenChecked(dir string, p Params) (*Tables, error) { return openParams(dir, p, openChecked) }
 
-func openParams(dir string, p Params, all bool) (*Tables, error) {
-	t := &Tables{dir: dir, params: p, game: newGame(p), checkAll: all}
+// openMode says when openParams checks a file's data, and what a damaged
+// file costs.
+type openMode int
+
+const (
+	// openLazy: headers at open, a small table's data at its first use; a
+	// damaged file is left out (Open, OpenParams).
+	openLazy openMode = iota
+	// openChecked: every file's data at open; a damaged file fails the open
+	// (OpenChecked).
+	openChecked
+	// openOnUse: headers at open, failing it as openChecked does; a table's
+	// data at its first use, however large, a damaged one left out and
+	// listed by Damaged. egtb verify opens so: a verify of a few sectors
+	// reads those and the tables below them it probes, not the whole set
+	// (14 GB for the whole game).
+	openOnUse
+)
+
+func openParams(dir string, p Params, mode openMode) (*Tables, error) {
+	t := &Tables{dir: dir, params: p, game: newGame(p), checkAll: mode == openChecked, checkOnUse: mode == openOnUse}
 	files, err := sectorFiles(dir)
 	if err != nil {
 		return nil, err
@@ -249,7 +270,7 @@ func openParams(dir string, p Params, all bool) (*Tables, error) {
 		}
 		if err := t.load(f.path, f.spec, f.metric); err != nil {
 			var fe *FileError
-			if !all && errors.As(err, &fe) {
+			if mode == openLazy && errors.As(err, &fe) {
 				t.noteDamaged(err)
 				continue
 			}

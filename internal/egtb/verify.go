@@ -426,7 +426,7 @@ func ParamSets(dir string) ([]Params, error) {
 func VerifyDir(ctx context.Context, dir string, sets []Params, only []SectorSpec, o VerifyOptions, report func(VerifyReport)) (int, error) {
 	sectors := 0
 	for _, p := range sets {
-		tb, err := OpenChecked(dir, p)
+		tb, err := openParams(dir, p, openOnUse)
 		if err != nil {
 			return sectors, err
 		}
@@ -448,7 +448,7 @@ func VerifyDir(ctx context.Context, dir string, sets []Params, only []SectorSpec
 				metrics := verifyMetrics(s)
 				for _, m := range metrics {
 					rep := VerifyReport{Params: p, Spec: s, Metric: m}
-					info, ok := tb.InfoOf(s, m)
+					info, ok := tb.headerOf(s, m)
 					if !ok {
 						rep.Missing = true
 						report(rep)
@@ -471,6 +471,11 @@ func VerifyDir(ctx context.Context, dir string, sets []Params, only []SectorSpec
 						vo.Part = func(part VerifyPart) { o.Checkpoint(at, part) }
 					}
 					res, err := tb.Verify(ctx, s, vo)
+					if d := tb.Damaged(); len(d) > 0 {
+						// This table, or one below it that it read, is
+						// damaged: the file is named, the verify ends.
+						return d[0]
+					}
 					if err != nil {
 						return err
 					}
