@@ -77,7 +77,7 @@ func TestEGTBCommands(t *testing.T) {
 	testkit.NotUnderRace(t, "builds and verifies 3v3, minutes under the race detector (the solver's concurrency is raced in internal/egtb)")
 	dir := t.TempDir()
 	step := "1"
-	peak := `(, peak \d+ MB)?` // where the kernel tells the peak memory
+	peak := `(, peak \d+ MB)?; init \d+\.\d s, \d+ plies \d+\.\d s: [0-9.]+ M cells scanned, [0-9.]+ M resolved, [0-9.]+ M updates` // the peak where the kernel tells it
 	journal := filepath.Join(t.TempDir(), "verify.journal")
 	path3v3 := filepath.Join(dir, "plain-fly3-min3-3v3.egtb")
 	steps := []struct {

@@ -63,6 +63,9 @@ type SectorReport struct {
 	PeakRSS uint64
 	// Checkpoints is how many checkpoints the pair's solve wrote.
 	Checkpoints int
+	// Work is what the pair's solve did (zero when it was not solved now,
+	// and for a placing sector).
+	Work SolveWork
 }
 
 // Build solves every missing sector of o.Params up to o.MaxPieces in dependency
@@ -263,6 +266,8 @@ func (t *Tables) buildPair(ctx context.Context, o BuildOptions, j Job, metric Me
 		job.ckpt = &checkpointer{path: filepath.Join(o.Dir, ckptName(o.Params, a, metric)), every: every, note: note,
 			params: o.Params, metric: metric, m: a.M, o: a.O}
 	}
+	var work SolveWork
+	job.work = &work
 	data, maxCnt, err := solvePair(ctx, job)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -299,7 +304,7 @@ func (t *Tables) buildPair(ctx context.Context, o BuildOptions, j Job, metric Me
 	peak, _ := memory.Peak()
 	for j, s := range pair {
 		r := t.report(s, pair, metric, el, existing[j])
-		r.MaxCounter, r.PeakRSS = maxCnt, peak
+		r.MaxCounter, r.PeakRSS, r.Work = maxCnt, peak, work
 		if job.ckpt != nil {
 			r.Checkpoints = job.ckpt.saved
 		}

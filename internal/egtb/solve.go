@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
@@ -180,6 +181,21 @@ type solver struct {
 	maxCnt  atomic.Int64
 	fail    atomic.Pointer[error]
 	pair    string // the sectors being solved, for progress: "3v4+4v3"
+	// scanned, resolved and updates count the retrograde pass's work for
+	// SolveWork, added once per chunk.
+	scanned, resolved, updates atomic.Uint64
+}
+
+// SolveWork is what the solve of a pair of moving-phase sectors did, so
+// that its time can be set against what bounds it (docs/tables.md, "What
+// bounds the solver"): the retrograde pass reads the cells in order and
+// updates predecessors' cells at random.
+type SolveWork struct {
+	Init, Retro time.Duration // wall time of the init pass and of the retrograde plies (this run's, after a resume)
+	Plies       int           // retrograde plies run
+	Scanned     uint64        // cells read in order by the plies (a chunk without a cell of the ply is skipped)
+	Resolved    uint64        // cells whose predecessors were generated: each position with a value, once
+	Updates     uint64        // predecessor cells updated, each a random access into the partner's cells
 }
 
 func (s *solver) setErr(err error) { s.fail.CompareAndSwap(nil, &err) }
@@ -200,6 +216,7 @@ type pairJob struct {
 	threads int
 	prog    Progress
 	ckpt    *checkpointer // nil: no checkpoints
+	work    *SolveWork    // if not nil, what the solve did
 }
 
 // solveState is how far a pair's solve has come: what a checkpoint records
@@ -262,6 +279,7 @@ func solvePair(ctx context.Context, j pairJob) ([][]byte, int, error) {
 		st.maxCnt = int(s.maxCnt.Load())
 		return j.ckpt.maybeSave(ws, &st)
 	}
+	initStart := time.Now()
 	for i, w := range ws {
 		exits, err := s.exitLookup(w.sec)
 		if err != nil {
@@ -282,7 +300,9 @@ func solvePair(ctx context.Context, j pairJob) ([][]byte, int, error) {
 			}
 		}
 	}
+	retroStart, plies := time.Now(), 0
 	for k := st.nextPly; k <= st.hi; k++ {
+		plies++
 		if k+1 > maxPly {
 			return nil, 0, fmt.Errorf("egtb: sector %s: a distance of %d plies is beyond the solver's %d", s.pair, k+1, maxPly)
 		}
@@ -299,6 +319,10 @@ func solvePair(ctx context.Context, j pairJob) ([][]byte, int, error) {
 		if err := save(); err != nil {
 			return nil, 0, err
 		}
+	}
+	if j.work != nil {
+		*j.work = SolveWork{Init: retroStart.Sub(initStart), Retro: time.Since(retroStart), Plies: plies,
+			Scanned: s.scanned.Load(), Resolved: s.resolved.Load(), Updates: s.updates.Load()}
 	}
 	out := make([][]byte, len(ws))
 	for i, w := range ws {
@@ -518,17 +542,23 @@ func (s *solver) retroRange(w *work, lo, hi uint32, k int) int {
 	}
 	u := updater{q: w.partner, k: k, win: k&1 == 0}
 	target := uint32(k + 1)
+	var resolved, updates uint64
 	for i := lo; i < hi; i++ {
 		if atomic.LoadUint32(&w.cells[i])&valMask != target { // the partner may be this sector (MvM), updated meanwhile
 			continue
 		}
+		resolved++
 		mover, other := w.sec.decode(i)
 		q := u.q.sec
 		s.g.forEachUnmove(mover, other, func(prev bb.Bitboard) {
+			updates++
 			u.push(q.index(prev, mover))
 		})
 	}
 	u.flush()
+	s.scanned.Add(uint64(hi - lo))
+	s.resolved.Add(resolved)
+	s.updates.Add(updates)
 	return u.top
 }
 

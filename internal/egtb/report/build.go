@@ -90,5 +90,11 @@ func sectorLine(r egtb.SectorReport) string {
 	if r.Checkpoints > 0 {
 		s += fmt.Sprintf(", %d checkpoints", r.Checkpoints)
 	}
+	if w := r.Work; w.Init > 0 || w.Plies > 0 {
+		// Where the pair's time went, for docs/tables.md's "What bounds
+		// the solver".
+		s += fmt.Sprintf("; init %s, %d plies %s: %.1f M cells scanned, %.1f M resolved, %.1f M updates",
+			progress.Seconds(w.Init), w.Plies, progress.Seconds(w.Retro), float64(w.Scanned)/1e6, float64(w.Resolved)/1e6, float64(w.Updates)/1e6)
+	}
 	return s
 }

@@ -29,6 +29,9 @@ func TestSectorLine(t *testing.T) {
 	}{
 		{egtb.SectorReport{Spec: s3v4, Partner: s4v3, Metric: egtb.DTM, Stats: st, Elapsed: 1500 * time.Millisecond, PeakRSS: 19 << 20},
 			"3v4: positions 100, wins 60, draws 30, losses 10, longest win 17, 1.5 s (solved with 4v3), peak 19 MB"},
+		{egtb.SectorReport{Spec: s3v4, Partner: s4v3, Metric: egtb.DTM, Stats: st, Elapsed: 1500 * time.Millisecond,
+			Work: egtb.SolveWork{Init: 400 * time.Millisecond, Retro: time.Second, Plies: 27, Scanned: 51_200_000, Resolved: 2_000_000, Updates: 11_250_000}},
+			"3v4: positions 100, wins 60, draws 30, losses 10, longest win 17, 1.5 s (solved with 4v3); init 0.4 s, 27 plies 1.0 s: 51.2 M cells scanned, 2.0 M resolved, 11.2 M updates"},
 		{egtb.SectorReport{Spec: s3v4, Partner: s4v3, Metric: egtb.DTZ, Stats: st, Existing: true},
 			"3v4 dtz: longest win 17, longest loss 5 turns to a removal, already built"},
 		{egtb.SectorReport{Spec: s9v9, Partner: s9v9, Metric: egtb.DTZ, Stats: st, Elapsed: time.Minute, Checkpoints: 2},
