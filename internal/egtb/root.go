@@ -379,10 +379,19 @@ func (t *Tables) PlayLine(g *position.Game, maxPlies int) []position.Move {
 
 // PlayLineWith is PlayLine with the values of s.
 func PlayLineWith(t Source, g *position.Game, maxPlies int) []position.Move {
+	return PlayLineUntil(t, g, maxPlies, nil)
+}
+
+// PlayLineUntil is PlayLineWith that also ends the line when stop (if not
+// nil), asked before each action, says so: each action ranks every reply,
+// a probe each, and a line through tables whose pages are not in memory
+// reads the disk at every probe (seconds for 40 plies), so that an engine
+// under a clock cuts its principal variation short instead of its time.
+func PlayLineUntil(t Source, g *position.Game, maxPlies int, stop func() bool) []position.Move {
 	r := &g.Rules
 	h := history{pos: g.Pos, keys: g.RepetitionKeys()}
 	var line []position.Move
-	for len(line) < maxPlies && !h.pos.IsOver() {
+	for len(line) < maxPlies && !h.pos.IsOver() && (stop == nil || !stop()) {
 		acts, ok := rankRoot(t, r, h, true)
 		if !ok || len(acts) == 0 {
 			break

@@ -2,6 +2,7 @@ package egtb
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/millengine/millengine/internal/movegen"
@@ -152,5 +153,24 @@ func TestRankRootDrawingReplies(t *testing.T) {
 	}
 	if checked < 30 {
 		t.Fatalf("%d drawn positions", checked)
+	}
+}
+
+// A line ends where stop says: asked before each action, it cuts the line
+// at as many actions as it said "go on", and a nil stop plays the whole
+// line.
+func TestPlayLineUntil(t *testing.T) {
+	tb := sharedTables(t)
+	g := testkit.Game(t, rules.Default(), "*O**@***/O*@****@/*****O** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1")
+	whole := tb.PlayLine(g, 40)
+	if len(whole) < 4 || !slices.Equal(PlayLineUntil(tb, g, 40, nil), whole) {
+		t.Fatalf("the whole line %v", whole)
+	}
+	for _, n := range []int{0, 1, 3} {
+		asked := 0
+		line := PlayLineUntil(tb, g, 40, func() bool { asked++; return asked > n })
+		if len(line) != n || asked != n+1 || !slices.Equal(line, whole[:n]) {
+			t.Errorf("stop after %d: %v (asked %d times), want %v", n, line, asked, whole[:n])
+		}
 	}
 }

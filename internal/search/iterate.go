@@ -124,12 +124,20 @@ func tableRootScore(a egtb.RootAction) (score, mate int) {
 
 // tableLine is the principal variation of a table root that starts with
 // move: the move, then the policy with the values of src
-// (egtb.PlayLineWith) to the end of the game, tableLinePlies, or where src
-// knows no more.
+// (egtb.PlayLineUntil) to the end of the game, tableLinePlies, where src
+// knows no more, or, under a clock, once a quarter of the move's time has
+// gone (from tables read from the disk a line costs seconds, and it is only
+// shown; a match lost on time at 200 ms a move, 2026-11-28, with the
+// tables' pages pushed out of memory).
 func (s *searchRun) tableLine(src egtb.Source, move position.Move) []position.Move {
 	g := s.root.Clone()
 	g.Play(move)
-	return append([]position.Move{move}, egtb.PlayLineWith(src, g, tableLinePlies)...)
+	var stop func() bool
+	if s.soft > 0 {
+		budget := s.soft / 4
+		stop = func() bool { return s.e.clock.elapsed() >= budget }
+	}
+	return append([]position.Move{move}, egtb.PlayLineUntil(src, g, tableLinePlies, stop)...)
 }
 
 // tableLinePlies bounds the line of a table root: a drawn line goes on until
