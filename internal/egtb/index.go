@@ -255,24 +255,33 @@ func newSector(m, o int) *sector {
 	return &sector{m: m, o: o, others: others, size: uint32(total)}
 }
 
-// canonical returns the canonical form of the position (mover, other).
-func (s *sector) canonical(mover, other bb.Bitboard) (cm, co bb.Bitboard, ci uint32) {
-	e := s.movers().info[colex(mover)]
+// index returns the slot of the position (mover, other): mover has m points,
+// other o points, and they are disjoint.
+func (s *sector) index(mover, other bb.Bitboard) uint32 {
+	ci, mask, cm := s.moverClass(mover)
+	return s.indexIn(ci, mask, cm, other)
+}
+
+// moverClass returns what index needs of the side to move's set: the number
+// ci of its canonical set cm and the mask of the symmetries that map mover
+// onto cm. A caller that looks up many positions with one mover's set (egtb
+// verify) computes it once.
+func (s *sector) moverClass(mover bb.Bitboard) (ci uint32, mask uint16, cm bb.Bitboard) {
+	t := s.movers()
+	e := t.info[colex(mover)]
 	ci = uint32(e >> 16)
-	mask := uint16(e)
-	co = bb.Symmetry(bits.TrailingZeros16(mask)).Apply(other)
+	return ci, uint16(e), t.sets[ci]
+}
+
+// indexIn is index for a mover of class (ci, mask, cm): the least image of
+// other under the symmetries of mask, ranked among the points cm leaves free.
+func (s *sector) indexIn(ci uint32, mask uint16, cm, other bb.Bitboard) uint32 {
+	co := bb.Symmetry(bits.TrailingZeros16(mask)).Apply(other)
 	for mask &= mask - 1; mask != 0; mask &= mask - 1 {
 		if c := bb.Symmetry(bits.TrailingZeros16(mask)).Apply(other); c < co {
 			co = c
 		}
 	}
-	return s.movers().sets[ci], co, ci
-}
-
-// index returns the slot of the position (mover, other): mover has m points,
-// other o points, and they are disjoint.
-func (s *sector) index(mover, other bb.Bitboard) uint32 {
-	cm, co, ci := s.canonical(mover, other)
 	return ci*s.others + rankFree(co, cm)
 }
 

@@ -199,6 +199,7 @@ func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bo
 	}
 	us := p.SideToMove()
 	best := uint8(codeLoss)
+	var cp childProbe
 	for _, m := range ml.Slice() {
 		c := *p
 		c.Do(r, m)
@@ -213,7 +214,7 @@ func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bo
 			for _, x := range rl.Slice() {
 				d := c
 				d.Do(r, x)
-				w, ok := t.afterTurn(&d, us)
+				w, ok := t.afterTurn(&d, us, &cp)
 				if !ok {
 					return 0, false
 				}
@@ -225,7 +226,7 @@ func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bo
 			}
 		} else {
 			var ok bool
-			if v, ok = t.afterTurn(&c, us); !ok {
+			if v, ok = t.afterTurn(&c, us, &cp); !ok {
 				return 0, false
 			}
 		}
@@ -239,9 +240,10 @@ func (t *Tables) placingByRules(r *rules.Rules, p *position.Position) (uint8, bo
 }
 
 // afterTurn is the code, for us, of the position c reached by our turn: won
-// or lost when the game ended, else its code in the tables turned for us. A
-// removal still pending is not a position the tables hold.
-func (t *Tables) afterTurn(c *position.Position, us position.Color) (uint8, bool) {
+// or lost when the game ended, else its code in the tables turned for us
+// (looked up through cp). A removal still pending is not a position the
+// tables hold.
+func (t *Tables) afterTurn(c *position.Position, us position.Color, cp *childProbe) (uint8, bool) {
 	if c.IsOver() {
 		switch res, _ := c.Result(); res {
 		case position.Winner(us):
@@ -256,11 +258,47 @@ func (t *Tables) afterTurn(c *position.Position, us position.Color) (uint8, bool
 	}
 	// The opponent to move, to place or to slide: its table's entry (the
 	// placing tables' when it still holds pieces, else the moving phase's).
-	code, ok := t.probePlacing(c.Pieces(us^1), c.Pieces(us), c.InHand(us^1), c.InHand(us))
+	code, ok := cp.code(t, c.Pieces(us^1), c.Pieces(us), c.InHand(us^1), c.InHand(us))
 	if !ok || code == codeUnused {
 		return 0, false
 	}
 	return codeParent[code], true
+}
+
+// childProbe is probePlacing for the positions after one position's turns:
+// all of them have the opponent to move with the same set of points (a
+// placement adds to the other set, a removal takes from it), so the table
+// and that set's class (sector.moverClass) are found once a position, not
+// once a successor. The slot is then the same as probePlacing's.
+type childProbe struct {
+	tb     *table
+	moving bool // tb is a moving-phase table (a value a byte), else a placing one (two-bit codes)
+	mover  bb.Bitboard
+	o      int // the other side's pieces
+	mf, of int // the pieces in hand
+	ci     uint32
+	mask   uint16
+	cm     bb.Bitboard
+}
+
+// code returns the code of the placing or moving position (mover to move,
+// other, mf and of pieces in hand), and whether its table is loaded.
+func (cp *childProbe) code(t *Tables, mover, other bb.Bitboard, mf, of int) (uint8, bool) {
+	o := other.Count()
+	if cp.tb == nil || mover != cp.mover || o != cp.o || mf != cp.mf || of != cp.of {
+		cp.tb, cp.moving = t.placingOrMoving(mover.Count(), o, mf, of)
+		if cp.tb == nil {
+			return 0, false
+		}
+		cp.mover, cp.o, cp.mf, cp.of = mover, o, mf, of
+		cp.ci, cp.mask, cp.cm = cp.tb.sec.moverClass(mover)
+	}
+	i := cp.tb.sec.indexIn(cp.ci, cp.mask, cp.cm, other)
+	if cp.moving {
+		v, ok := cp.tb.at(i)
+		return codeOf(byte(v)), ok
+	}
+	return cp.tb.code(i)
 }
 
 // codeOfValue is the two-bit code of a Value's result.
