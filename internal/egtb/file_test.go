@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -401,4 +402,52 @@ func TestBuildDamagedNeed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A WDL table's used slots are its two-bit entries other than codeUnused,
+// whatever the data's length (usedSlots counts 32 at a time).
+func TestUsedSlotsWDL(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 7, 8, 9, 63, 64, 65, 1000} {
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(rng.Uint32())
+		}
+		if n == 1000 {
+			data[500], data[999] = 0xFF, 0xFF
+		}
+		var want uint64
+		for _, b := range data {
+			for k := 0; k < 8; k += 2 {
+				if b>>k&3 != codeUnused {
+					want++
+				}
+			}
+		}
+		if got := usedSlots(WDL, data, 4*uint64(n)); got != want {
+			t.Errorf("%d bytes: %d used, want %d", n, got, want)
+		}
+	}
+}
+
+// BenchmarkCheckData times what a table's first use reads: the data
+// checksum and the count of used slots of a 64 MB WDL table.
+func BenchmarkCheckData(b *testing.B) {
+	data := make([]byte, 64<<20)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	b.Run("used", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for range b.N {
+			usedSlots(WDL, data, 4*uint64(len(data)))
+		}
+	})
+	b.Run("crc", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for range b.N {
+			crc32.Checksum(data, castagnoli)
+		}
+	})
 }
