@@ -112,7 +112,24 @@ type VerifyETA struct {
 	cur         uint64 // slots checked of the table in flight
 	before      uint64 // slots of the table in flight checked by an earlier run
 	start       time.Time
+	// marks are the slot-tables checked by this run, taken at most every
+	// etaStep, the last etaMarks of them: the time left is at the rate of
+	// their span (the last ten minutes), so that a verify slowed down a
+	// while ago (other work on the machine, a SIGSTOP) is not estimated at
+	// its average since it started (30 h for 4.5, 2026-11-28).
+	marks []etaMark
 }
+
+// etaMark is how many slot-tables a run had checked at a time.
+type etaMark struct {
+	at   time.Time
+	done uint64
+}
+
+const (
+	etaStep  = 30 * time.Second
+	etaMarks = 21
+)
 
 // Resumed takes the slots of the next table an earlier run checked: they
 // count neither as work left nor as this run's.
@@ -158,7 +175,24 @@ func (e *VerifyETA) Finished(slots uint64, skipped bool) {
 func (e *VerifyETA) String() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return etaLine(e.total, e.done+e.cur, time.Since(e.start))
+	return e.lineAt(time.Now())
+}
+
+// lineAt is String at the time now: the rate of the last marks' span once
+// it is etaStep long, else of the whole run.
+func (e *VerifyETA) lineAt(now time.Time) string {
+	done := e.done + e.cur
+	if n := len(e.marks); n == 0 || now.Sub(e.marks[n-1].at) >= etaStep {
+		if n == etaMarks {
+			copy(e.marks, e.marks[1:])
+			e.marks = e.marks[:n-1]
+		}
+		e.marks = append(e.marks, etaMark{now, done})
+	}
+	if first := e.marks[0]; e.total > 0 && now.Sub(first.at) >= etaStep && done > first.done {
+		return leftLine(e.total, done, float64(done-first.done)/now.Sub(first.at).Seconds())
+	}
+	return etaLine(e.total, done, now.Sub(e.start))
 }
 
 // etaLine is the whole-run part of a long check's progress line: the share
@@ -167,6 +201,11 @@ func etaLine(total, done uint64, elapsed time.Duration) string {
 	if total == 0 || done == 0 || elapsed <= 0 {
 		return ""
 	}
-	left := time.Duration(float64(total-min(done, total)) / float64(done) * float64(elapsed))
+	return leftLine(total, done, float64(done)/elapsed.Seconds())
+}
+
+// leftLine is etaLine with the rest at rate slot-tables a second.
+func leftLine(total, done uint64, rate float64) string {
+	left := time.Duration(float64(total-min(done, total)) / rate * float64(time.Second))
 	return allLine(float64(done), float64(total), left)
 }

@@ -76,4 +76,29 @@ func TestVerifyETA(t *testing.T) {
 	if e.total != 3000 || e.done != 1000 || e.cur != 0 {
 		t.Errorf("after a table: total %d, done %d, in flight %d", e.total, e.done, e.cur)
 	}
+
+	// The time left is at the rate of the last ten minutes: a run that
+	// checked 1 G in its first hour (starved) and 1 G in the ten minutes
+	// since has 7 G left in 70 minutes, not in 3.9 hours.
+	e = &VerifyETA{}
+	e.Planned(9_000_000_000)
+	t0 := e.start
+	line := func(at time.Duration, done uint64) string {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		e.cur = done
+		return e.lineAt(t0.Add(at))
+	}
+	if got, want := line(10*time.Second, 1_000_000), "   all 0.0 % (0.00 of 9.00 G slot-tables), ~25h0m0s left"; got != want {
+		t.Errorf("at 10 s: %q, want %q (the whole run's rate)", got, want)
+	}
+	for h := time.Duration(0); h <= 120; h++ { // a look every 30 s: the first hour at 1 G an hour
+		line(h*30*time.Second+10*time.Second, uint64(h)*1_000_000_000/120)
+	}
+	for h := time.Duration(1); h <= 20; h++ { // then 1 G in ten minutes
+		line((120+h)*30*time.Second+10*time.Second, 1_000_000_000+uint64(h)*50_000_000)
+	}
+	if got, want := line(70*time.Minute+10*time.Second, 2_000_000_000), "   all 22.2 % (2.00 of 9.00 G slot-tables), ~1h10m0s left"; got != want {
+		t.Errorf("after a fast ten minutes: %q, want %q", got, want)
+	}
 }
