@@ -44,13 +44,22 @@ func TestPackMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, lv := range []zstd.EncoderLevel{zstd.SpeedDefault, zstd.SpeedBetterCompression, zstd.SpeedBestCompression} {
-		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(lv), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false),
-			zstd.WithSingleSegment(true), zstd.WithZeroFrames(true))
+	// The levels, and two tries at a faster decode: the fastest level, and
+	// literals without entropy coding (fewer tables to build per block).
+	for _, v := range []struct {
+		lv    zstd.EncoderLevel
+		noEnt bool
+	}{{zstd.SpeedFastest, false}, {zstd.SpeedDefault, false}, {zstd.SpeedBetterCompression, false}, {zstd.SpeedBestCompression, false}, {zstd.SpeedBetterCompression, true}} {
+		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(v.lv), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false),
+			zstd.WithSingleSegment(true), zstd.WithZeroFrames(true), zstd.WithNoEntropyCompression(v.noEnt))
 		if err != nil {
 			t.Fatal(err)
 		}
-		codecs = append(codecs, codec{"zstd-" + lv.String(), func(dst, src []byte) []byte { return enc.EncodeAll(src, dst[:0]) },
+		name := "zstd-" + v.lv.String()
+		if v.noEnt {
+			name += "-noentropy"
+		}
+		codecs = append(codecs, codec{name, func(dst, src []byte) []byte { return enc.EncodeAll(src, dst[:0]) },
 			func(dst, src []byte) ([]byte, error) { return dec.DecodeAll(src, dst[:0]) }})
 	}
 	s2dec := func(dst, src []byte) ([]byte, error) { return s2.Decode(dst[:cap(dst)], src) }
