@@ -94,7 +94,7 @@ func Build(ctx context.Context, o BuildOptions, report func(SectorReport)) (*Tab
 	// The tables found are opened by their headers; the data of those a job
 	// reads is checked before the job (Build must not read 9 GB to go on
 	// with the last pair, nor every job of a cluster read them all).
-	t := &Tables{dir: o.Dir, params: o.Params, game: newGame(o.Params), trusted: true}
+	t := &Tables{dir: o.Dir, params: o.Params, game: newGame(o.Params), mode: openTrusted}
 	ok := false
 	defer func() {
 		if !ok {

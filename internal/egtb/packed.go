@@ -285,19 +285,19 @@ func (t *Tables) openPacked(path string, buf []byte, s SectorSpec, metric Metric
 		t.cache = newBlockCache(PackedCacheBytes, PackBlockSize)
 	}
 	t.packedIDs++
-	pk.id, pk.cache, pk.noteBlock, pk.wholeOnProbe = t.packedIDs, t.cache, t.noteDamaged, t.checkAll || t.checkOnUse
-	if t.checkAll || t.trusted {
+	pk.id, pk.cache, pk.noteBlock, pk.wholeOnProbe = t.packedIDs, t.cache, t.noteDamaged, t.mode == openChecked || t.mode == openOnUse
+	if t.mode == openChecked || t.mode == openTrusted {
 		if err := pk.checkIndex(); err != nil {
 			return nil, err
 		}
 	}
-	if t.checkAll {
+	if t.mode == openChecked {
 		if err := pk.check(); err != nil {
 			return nil, err
 		}
 	}
 	tb := &table{sec: pk.sec, hdr: pk.plainHdr, pk: pk}
-	if t.trusted {
+	if t.mode == openTrusted {
 		tb.state.Store(1)
 	}
 	return tb, nil

@@ -210,25 +210,21 @@ func (t *Tables) HasPlacing() bool { return t != nil && t.placing > 0 }
 // other, with mf and of pieces in hand), and whether its sector is loaded.
 // Both hands empty is the moving phase: its tables answer.
 func (t *Tables) probePlacing(mover, other bb.Bitboard, mf, of int) (uint8, bool) {
-	tb, moving := t.placingOrMoving(mover.Count(), other.Count(), mf, of)
-	switch {
-	case tb == nil || mover&other != 0 || (mover|other)&^bb.Full != 0:
+	tb := t.placingOrMoving(mover.Count(), other.Count(), mf, of)
+	if tb == nil || mover&other != 0 || (mover|other)&^bb.Full != 0 {
 		return 0, false
-	case moving:
-		v, ok := tb.get(mover, other)
-		return codeOf(byte(v)), ok
 	}
-	return tb.code(tb.sec.index(mover, other))
+	return tb.codeAt(tb.sec.index(mover, other))
 }
 
 // placingOrMoving returns the table probePlacing reads for a position with
-// m and o pieces on the board and mf and of in hand, and whether it is a
-// moving-phase table (both hands empty); nil when it is not loaded.
-func (t *Tables) placingOrMoving(m, o, mf, of int) (tb *table, moving bool) {
+// m and o pieces on the board and mf and of in hand (the moving phase's when
+// both hands are empty), nil when it is not loaded.
+func (t *Tables) placingOrMoving(m, o, mf, of int) *table {
 	if mf == 0 && of == 0 {
-		return t.lookupWDL(m, o), true
+		return t.lookupWDL(m, o)
 	}
-	return t.placingTable(SectorSpec{M: m, O: o, MF: mf, OF: of}), false
+	return t.placingTable(SectorSpec{M: m, O: o, MF: mf, OF: of})
 }
 
 // afterPlacingMill returns the code, for the side that has just placed and

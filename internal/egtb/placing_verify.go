@@ -272,7 +272,6 @@ func (t *Tables) afterTurn(c *position.Position, us position.Color, cp *childPro
 // once a successor. The slot is then the same as probePlacing's.
 type childProbe struct {
 	tb     *table
-	moving bool // tb is a moving-phase table (a value a byte), else a placing one (two-bit codes)
 	mover  bb.Bitboard
 	o      int // the other side's pieces
 	mf, of int // the pieces in hand
@@ -286,19 +285,14 @@ type childProbe struct {
 func (cp *childProbe) code(t *Tables, mover, other bb.Bitboard, mf, of int) (uint8, bool) {
 	o := other.Count()
 	if cp.tb == nil || mover != cp.mover || o != cp.o || mf != cp.mf || of != cp.of {
-		cp.tb, cp.moving = t.placingOrMoving(mover.Count(), o, mf, of)
+		cp.tb = t.placingOrMoving(mover.Count(), o, mf, of)
 		if cp.tb == nil {
 			return 0, false
 		}
 		cp.mover, cp.o, cp.mf, cp.of = mover, o, mf, of
 		cp.ci, cp.mask, cp.cm = cp.tb.sec.moverClass(mover)
 	}
-	i := cp.tb.sec.indexIn(cp.ci, cp.mask, cp.cm, other)
-	if cp.moving {
-		v, ok := cp.tb.at(i)
-		return codeOf(byte(v)), ok
-	}
-	return cp.tb.code(i)
+	return cp.tb.codeAt(cp.tb.sec.indexIn(cp.ci, cp.mask, cp.cm, other))
 }
 
 // codeOfValue is the two-bit code of a Value's result.

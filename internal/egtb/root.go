@@ -374,19 +374,15 @@ func drawingReplies(t Source, r *rules.Rules, h history, own bool) (draws, losse
 // it grows), until the game ends or leaves the tables. It is the principal
 // variation of a table position.
 func (t *Tables) PlayLine(g *position.Game, maxPlies int) []position.Move {
-	return PlayLineWith(t, g, maxPlies)
-}
-
-// PlayLineWith is PlayLine with the values of s.
-func PlayLineWith(t Source, g *position.Game, maxPlies int) []position.Move {
 	return PlayLineUntil(t, g, maxPlies, nil)
 }
 
-// PlayLineUntil is PlayLineWith that also ends the line when stop (if not
-// nil), asked before each action, says so: each action ranks every reply,
-// a probe each, and a line through tables whose pages are not in memory
-// reads the disk at every probe (seconds for 40 plies), so that an engine
-// under a clock cuts its principal variation short instead of its time.
+// PlayLineUntil is PlayLine with the values of t that also ends the line
+// when stop (if not nil), asked before each action, says so: each action
+// ranks every reply, a probe each, and a line through tables whose pages
+// are not in memory reads the disk at every probe (seconds for 40 plies),
+// so that an engine under a clock cuts its principal variation short
+// instead of its time.
 func PlayLineUntil(t Source, g *position.Game, maxPlies int, stop func() bool) []position.Move {
 	r := &g.Rules
 	h := history{pos: g.Pos, keys: g.RepetitionKeys()}

@@ -71,7 +71,7 @@ func (t *table) usable() *table {
 				t.state.Store(2)
 				return
 			}
-		} else if !t.checked && (len(t.data) <= lazyCheckBytes || t.owner.checkOnUse) {
+		} else if !t.checked && (len(t.data) <= lazyCheckBytes || t.owner.mode == openOnUse) {
 			if err := checkData(t.path, &t.hdr, t.data); err != nil {
 				t.owner.noteDamaged(fmt.Errorf("%w; this sector is not used", err))
 				t.state.Store(2)
@@ -134,6 +134,17 @@ func (t *table) code(i uint32) (uint8, bool) {
 	return b >> ((i & 3) * 2) & 3, ok
 }
 
+// codeAt returns the two-bit code of slot i: a WDL table's own, a
+// moving-phase table's value as its code; false when its block of a packed
+// table is damaged.
+func (t *table) codeAt(i uint32) (uint8, bool) {
+	if t.hdr.metric == WDL {
+		return t.code(i)
+	}
+	v, ok := t.at(i)
+	return codeOf(byte(v)), ok
+}
+
 // all returns the table's whole plain data, what the readers of every slot
 // use (verify, stats, a build's needs): a plain table's mapping, a packed
 // table decoded whole once (packed.materialise); nil when a packed table
@@ -166,12 +177,8 @@ type Tables struct {
 	place   [maxSetSize + 1][maxSetSize + 1][maxSetSize + 1][2]*table
 	placing int
 	none    string // why there are no tables at all (rules not covered)
-	// checkAll: files are opened with their data checksum checked, however
-	// large (see lazyCheckBytes). checkOnUse: a table's data is checked at
-	// its first use, however large (verify reads only the tables it needs).
-	// trusted: the tables are usable without a check at their first use
-	// (Build checks what a job reads itself).
-	checkAll, checkOnUse, trusted bool
+	// mode says when a file's data is checked and what a damaged one costs.
+	mode openMode
 	// damaged holds the files found damaged (at open, or at their first
 	// use), which are not used, and the damaged blocks of packed tables;
 	// mu guards it.
@@ -252,10 +259,13 @@ const (
 	// reads those and the tables below them it probes, not the whole set
 	// (14 GB for the whole game).
 	openOnUse
+	// openTrusted: headers at open, the tables usable without a check at
+	// their first use (Build checks what a job reads itself).
+	openTrusted
 )
 
 func openParams(dir string, p Params, mode openMode) (*Tables, error) {
-	t := &Tables{dir: dir, params: p, game: newGame(p), checkAll: mode == openChecked, checkOnUse: mode == openOnUse}
+	t := &Tables{dir: dir, params: p, game: newGame(p), mode: mode}
 	files, err := sectorFiles(dir)
 	if err != nil {
 		return nil, err
@@ -335,9 +345,10 @@ func (t *Tables) load(path string, s SectorSpec, metric Metric) error {
 		tb, err = t.openPacked(path, buf, s, metric)
 	} else {
 		var h header
-		if h, err = checkFile(path, buf, t.params, s, metric, t.checkAll); err == nil {
-			tb = &table{sec: newSector(s.M, s.O), data: buf[headerSize:], hdr: h, checked: t.checkAll}
-			if t.checkAll || t.trusted {
+		all := t.mode == openChecked
+		if h, err = checkFile(path, buf, t.params, s, metric, all); err == nil {
+			tb = &table{sec: newSector(s.M, s.O), data: buf[headerSize:], hdr: h, checked: all}
+			if all || t.mode == openTrusted {
 				tb.state.Store(1)
 			}
 		}

@@ -207,7 +207,7 @@ func (a *gameAnalysis) count(rec match.GameRecord, tally func(string) *gamesTall
 		if lost && sign*a.start >= 0 {
 			t.lostFromDrawOrWin++
 		}
-		if won && sign*a.start == 0 {
+		if won && sign*a.start == wdl.Draw {
 			t.wonFromDraw++
 		}
 		if sign*a.start == wdl.Win && !won {
