@@ -16,16 +16,16 @@ import (
 func egtbPack(e *env, args []string) int {
 	var dir, out string
 	var threads int
-	var useS2 bool
-	fs := e.egtbFlags("pack", "pack [--dir D] --out P [--threads T] [--s2]",
+	var codec string
+	fs := e.egtbFlags("pack", "pack [--dir D] --out P [--threads T] [--codec ranked|zstd|s2]",
 		"Writes the packed form of every table file in D into P (\"NAME.egtbz\" for \"NAME.egtb\"):\n"+
-			"4 KB blocks compressed with zstd one by one, which the engine, EGTBPath and every egtb\n"+
+			"4 KB blocks compressed one by one, which the engine, EGTBPath and every egtb\n"+
 			"command read as they read the plain files. Each plain file is checked whole first; a\n"+
 			"packed file already in P of the same table is kept, so a stopped pack goes on.",
 		&dir, nil)
 	fs.StringVar(&out, "out", "", "the directory of the packed files (made if missing)")
 	fs.IntVar(&threads, "threads", 0, "threads compressing (0: one per CPU)")
-	fs.BoolVar(&useS2, "s2", false, "compress with S2 instead of zstd: files 1.7 times as large, blocks decoded 3-4 times as fast")
+	fs.StringVar(&codec, "codec", "ranked", "ranked (a probe decodes 256 bytes), zstd (files 5-20% smaller, a probe decodes 4 KB) or s2 (files 1.5-1.8 times zstd's)")
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c
 	}
@@ -33,7 +33,7 @@ func egtbPack(e *env, args []string) int {
 		return e.usageError("egtb pack", "want --out, the directory of the packed files")
 	}
 	var plain, packed int64
-	err := egtb.PackDir(e.ctx, dir, out, egtb.PackOptions{Threads: threads, S2: useS2}, func(r egtb.PackReport) {
+	err := egtb.PackDir(e.ctx, dir, out, egtb.PackOptions{Threads: threads, Codec: codec}, func(r egtb.PackReport) {
 		plain += r.PlainBytes
 		packed += r.Bytes
 		note := progress.Seconds(r.Elapsed)

@@ -27,9 +27,11 @@ type PackOptions struct {
 	Threads int
 	// BlockSize is the plain bytes a block holds (0: PackBlockSize).
 	BlockSize int
-	// S2 packs with S2 (klauspost/compress/s2, "better") instead of zstd:
-	// blocks 1.7 times the size, decoded three to four times as fast.
-	S2 bool
+	// Codec is how blocks are compressed: "ranked" (the default: rans.go,
+	// a probe decodes a segment of 256 bytes), "zstd" (each block a zstd
+	// frame, 5–20 % smaller, a probe decodes 4 KB) or "s2"
+	// (klauspost/compress/s2, "better": blocks 1.5–1.8 times zstd's).
+	Codec string
 	// Level is zstd's level (0: zstd.SpeedBetterCompression). Measured on
 	// the moving phase's DTZ tables up to 12 pieces in 4 KB blocks: the
 	// default level comes to 14.4% of the plain size, the better one to
@@ -190,6 +192,13 @@ func PackFile(src, dst string, o PackOptions) (blocks uint64, err error) {
 	if bs < minBlockSize || bs > maxBlockSize || bits.OnesCount(uint(bs)) != 1 {
 		return 0, fmt.Errorf("egtb pack: block size %d (a power of two from %d to %d)", bs, minBlockSize, maxBlockSize)
 	}
+	codec, err := codecNamed(o.Codec)
+	if err != nil {
+		return 0, err
+	}
+	if codec == codecRanked && bs > maxRankedBlock {
+		return 0, fmt.Errorf("egtb pack: block size %d: the ranked codec's blocks hold at most %d bytes", bs, maxRankedBlock)
+	}
 	level := o.Level
 	if level == 0 {
 		level = zstd.SpeedBetterCompression
@@ -205,16 +214,24 @@ func PackFile(src, dst string, o PackOptions) (blocks uint64, err error) {
 	}
 	defer enc.Close()
 	data := buf[headerSize:]
-	ph := packedHdr{codec: codecZstd, blockSize: uint32(bs), blocks: (uint64(len(data)) + uint64(bs) - 1) / uint64(bs)}
-	if o.S2 {
-		ph.codec = codecS2
-	}
+	ph := packedHdr{codec: codec, blockSize: uint32(bs), blocks: (uint64(len(data)) + uint64(bs) - 1) / uint64(bs)}
 	sec := newSector(s.M, s.O)
+	bc := &blockCodec{codec: codec}
+	var model []byte
+	if codec == codecRanked {
+		bc.segShift = uint8(bits.TrailingZeros(PackSegmentSize))
+		bc.model = rankedModel(metric, data, bs, PackSegmentSize)
+		model = bc.model.marshal()
+		ph.segShift, ph.modelLen, ph.modelCRC = bc.segShift, uint32(len(model)), crc32.Checksum(model, castagnoli)
+	}
 
 	err = writeAtomic(dst, func(f *os.File) error {
 		// The headers and the index go before the data: their room first.
 		start := int64(packedDataStart) + int64(indexSize(ph.blocks))
 		if _, err := f.Seek(start, io.SeekStart); err != nil {
+			return err
+		}
+		if _, err := f.Write(model); err != nil {
 			return err
 		}
 		offsets := make([]byte, 8*(ph.blocks+1))
@@ -237,7 +254,7 @@ func PackFile(src, dst string, o PackOptions) (blocks uint64, err error) {
 				wg.Go(func() {
 					var plainCopy, scratch []byte
 					for blk := a; blk < b; blk++ {
-						e, crc, err := packBlock(enc, ph.codec, sec, metric, data, blk, bs, &plainCopy, &scratch, out[blk-lo][:0])
+						e, crc, err := packBlock(enc, bc, sec, metric, data, blk, bs, &plainCopy, &scratch, out[blk-lo][:0])
 						if err != nil {
 							err = &FileError{src, fmt.Sprintf("block %d: %v", blk, err)}
 							failed.CompareAndSwap(nil, &err)
@@ -275,11 +292,11 @@ func PackFile(src, dst string, o PackOptions) (blocks uint64, err error) {
 }
 
 // packBlock transforms and compresses block blk of the plain data into dst
-// and returns it with the checksum of the transformed block: the block
-// itself when compression does not make it shorter. It checks that the
-// transformed block restores to the plain one and that the compressed one
-// decodes to the transformed one.
-func packBlock(enc *zstd.Encoder, codec byte, sec *sector, m Metric, data []byte, blk uint64, bs int, plainCopy, scratch *[]byte, dst []byte) ([]byte, uint32, error) {
+// and returns it with its checksum (of the transformed block, or for the
+// ranked codec of the bytes stored): the block itself when compression does
+// not make it shorter. It checks that the transformed block restores to the
+// plain one and that the compressed one decodes to the transformed one.
+func packBlock(enc *zstd.Encoder, bc *blockCodec, sec *sector, m Metric, data []byte, blk uint64, bs int, plainCopy, scratch *[]byte, dst []byte) ([]byte, uint32, error) {
 	lo := blk * uint64(bs)
 	plain := data[lo:min(lo+uint64(bs), uint64(len(data)))]
 	t := append((*plainCopy)[:0], plain...)
@@ -290,15 +307,21 @@ func packBlock(enc *zstd.Encoder, codec byte, sec *sector, m Metric, data []byte
 	}
 	crc := crc32.Checksum(t, castagnoli)
 	var e []byte
-	if codec == codecS2 {
+	switch bc.codec {
+	case codecS2:
 		e = s2.EncodeBetter(dst[:cap(dst)], t)
-	} else {
+	case codecRanked:
+		e = encodeRanked(bc, dst, t)
+	default:
 		e = enc.EncodeAll(t, dst)
 	}
 	if len(e) >= len(t) {
 		e = append(e[:0], t...)
 	}
-	got, err := decodeBlock(codec, []uint64{uint64(crc) << 32, uint64(len(e))}, e, 0, len(t), (*scratch)[:0])
+	if bc.codec == codecRanked {
+		crc = crc32.Checksum(e, castagnoli)
+	}
+	got, err := decodeBlock(bc, []uint64{uint64(crc) << 32, uint64(len(e))}, e, 0, len(t), (*scratch)[:0])
 	*scratch = got
 	if err != nil || !bytes.Equal(got, t) {
 		return nil, 0, fmt.Errorf("the compressed block does not decode to the block (%v)", err)
@@ -379,4 +402,54 @@ func UnpackFile(src, dst string) (err error) {
 		}
 		return nil
 	})
+}
+
+// codecNamed is the codec of PackOptions.Codec's name.
+func codecNamed(name string) (byte, error) {
+	switch name {
+	case "", "ranked":
+		return codecRanked, nil
+	case "zstd":
+		return codecZstd, nil
+	case "s2":
+		return codecS2, nil
+	}
+	return 0, fmt.Errorf("egtb pack: codec %q (ranked, zstd or s2)", name)
+}
+
+// rankedModel is the ranked codec's model of a table's data in blocks of
+// bs bytes and segments of seg: the data transformed as packBlock does it,
+// counted a segment at a time.
+func rankedModel(m Metric, data []byte, bs, seg int) *ransModel {
+	var c ransCounts
+	t := make([]byte, bs)
+	for lo := 0; lo < len(data); lo += bs {
+		b := t[:copy(t, data[lo:min(lo+bs, len(data))])]
+		transformBlock(m, b, valueBefore(m, data, uint64(lo)))
+		for s := 0; s < len(b); s += seg {
+			c.add(b[s:min(s+seg, len(b))])
+		}
+	}
+	return newRansModel(&c, ransScale, rModels)
+}
+
+// encodeRanked appends the ranked code of the transformed block t to dst:
+// its segments' offsets, then each segment's code (packedfile.go). A code
+// longer than the 16-bit offsets reach is left to be stored raw (it is
+// longer than the block).
+func encodeRanked(bc *blockCodec, dst, t []byte) []byte {
+	seg := 1 << bc.segShift
+	nseg := (len(t) + seg - 1) / seg
+	at := len(dst)
+	dst = append(dst, make([]byte, 2*(nseg-1))...)
+	for k := range nseg {
+		if k > 0 {
+			if len(dst)-at >= len(t) {
+				return dst // no shorter than the block: stored raw
+			}
+			binary.LittleEndian.PutUint16(dst[at+2*(k-1):], uint16(len(dst)-at))
+		}
+		dst = bc.model.encode(dst, t[k*seg:min((k+1)*seg, len(t))])
+	}
+	return dst
 }

@@ -16,8 +16,9 @@ import (
 // slot from the block decoded, which a cache of decoded blocks shared by
 // the Tables' packed tables (blockCache) usually holds: a hit costs a lock
 // of one of its sets and a look at four keys, and allocates nothing; a miss
-// decodes the block (a few microseconds for 4 KB, zstd) into the least
-// recently used of the set's buffers, its checksum checked. A block found
+// decodes the block (10–20 µs for 4 KB of zstd) into the least recently
+// used of the set's buffers, its checksum checked, or for the ranked codec
+// the slot's segment as far as the slot (1–2 µs). A block found
 // damaged answers no probe again (its positions are unknown), is listed by
 // Tables.Damaged once, and costs only itself: the table's other blocks
 // answer.
@@ -31,8 +32,9 @@ import (
 // sectors at a time, --sector); stats decodes one at a time.
 
 // PackedCacheBytes is the memory of decoded blocks each Tables keeps for its
-// packed tables (32 MB: 8192 blocks of 4 KB), taken when Open first meets a
-// packed table, its buffers as blocks are first decoded. A search probes
+// packed tables (32 MB: 8192 blocks of 4 KB, or 131072 ranked segments of
+// 256 bytes; a set holding both codecs has a cache of each), taken when Open
+// first meets a packed table, its buffers as blocks are first decoded. A search probes
 // positions near one another (the other side's moves stay in the block of
 // the mover's set), so that most probes hit a block decoded a moment
 // before.
@@ -82,10 +84,13 @@ type packed struct {
 	ix        []uint64
 	ixOnce    sync.Once
 	ixErr     error
-	shift     uint8  // log2 of the block size
-	dataSize  uint64 // bytes of plain data
+	bc        blockCodec // the codec, and the ranked model once the index is loaded
+	shift     uint8      // log2 of the block size
+	unitShift uint8      // log2 of what the cache holds: a block, or a ranked segment
+	dataSize  uint64     // bytes of plain data
 	cache     *blockCache
 	bad       []atomic.Uint64 // a bit per block found damaged
+	checked   []atomic.Uint64 // ranked: a bit per block whose checksum a probe has checked
 	path      string
 	sec       *sector
 	metric    Metric
@@ -121,38 +126,52 @@ func (p *packed) byteAt(i uint64) (byte, bool) {
 		}
 		return w[i], true
 	}
-	return p.cache.byteAt(p, uint32(i>>p.shift), uint32(i)&(1<<p.shift-1))
+	return p.cache.byteAt(p, uint32(i>>p.unitShift), uint32(i)&(1<<p.unitShift-1))
 }
 
-// byteAt is the probe through the cache: byte off of block blk of table p.
-func (c *blockCache) byteAt(p *packed, blk, off uint32) (byte, bool) {
-	key := uint64(p.id)<<32 | uint64(blk) + 1
+// byteAt is the probe through the cache: byte off of unit u (a block, or a
+// ranked block's segment: packed.unitShift) of table p.
+func (c *blockCache) byteAt(p *packed, u, off uint32) (byte, bool) {
+	key := uint64(p.id)<<32 | uint64(u) + 1
 	set := &c.sets[(key*0x9E3779B97F4A7C15)>>c.shift]
 	set.mu.Lock()
 	victim := &set.ways[0]
 	for w := range set.ways {
 		way := &set.ways[w]
 		if way.key == key {
-			set.tick++
-			way.last = set.tick
-			v := way.buf[off]
-			set.mu.Unlock()
-			return v, true
+			if int(off) < len(way.buf) {
+				set.tick++
+				way.last = set.tick
+				v := way.buf[off]
+				set.mu.Unlock()
+				return v, true
+			}
+			victim = way // a ranked segment decoded up to a byte before off
+			break
 		}
 		if way.last < victim.last {
 			victim = way
 		}
 	}
+	blk := u >> (p.shift - p.unitShift)
 	if p.isBad(blk) {
 		set.mu.Unlock()
 		return 0, false
 	}
 	n := blockLen(blk, 1<<p.shift, p.dataSize)
-	if cap(victim.buf) < n {
-		victim.buf = make([]byte, 0, 1<<p.shift)
-	}
 	victim.key = 0
-	buf, err := decodeBlock(p.hdr.codec, p.ix, p.idx.data, blk, n, victim.buf)
+	var buf []byte
+	var err error
+	if p.unitShift == p.shift {
+		if cap(victim.buf) < n {
+			victim.buf = make([]byte, 0, 1<<p.shift)
+		}
+		buf, err = decodeBlock(&p.bc, p.ix, p.idx.data, blk, n, victim.buf)
+	} else if err = p.checkBlock(blk); err == nil {
+		// A ranked segment, decoded as far as off: the code is read in
+		// order, and the bytes after off may never be asked for.
+		buf, err = decodeSegment(&p.bc, p.ix, p.idx.data, blk, int(u&(1<<(p.shift-p.unitShift)-1)), n, int(off), victim.buf)
+	}
 	victim.buf = buf
 	if err != nil {
 		set.mu.Unlock()
@@ -164,6 +183,19 @@ func (c *blockCache) byteAt(p *packed, blk, off uint32) (byte, bool) {
 	v := buf[off]
 	set.mu.Unlock()
 	return v, true
+}
+
+// checkBlock checks a ranked block's stored bytes against their checksum
+// the first time a probe reads it (the table's checked bits remember it).
+func (p *packed) checkBlock(blk uint32) error {
+	if p.checked[blk/64].Load()&(1<<(blk%64)) != 0 {
+		return nil
+	}
+	if err := checkRanked(p.ix, p.idx.data, blk); err != nil {
+		return err
+	}
+	p.checked[blk/64].Or(1 << (blk % 64))
+	return nil
 }
 
 // isBad reports whether block blk was found damaged.
@@ -201,7 +233,7 @@ func (p *packed) scan(f func(lo uint64, plain []byte)) error {
 	for blk := uint32(0); uint64(blk) < p.hdr.blocks; blk++ {
 		n := blockLen(blk, 1<<p.shift, p.dataSize)
 		var err error
-		if buf, err = decodeBlock(p.hdr.codec, p.ix, p.idx.data, blk, n, buf); err != nil {
+		if buf, err = decodeBlock(&p.bc, p.ix, p.idx.data, blk, n, buf); err != nil {
 			return p.blockError(blk, err)
 		}
 		lo := uint64(blk) << p.shift
@@ -281,11 +313,16 @@ func (t *Tables) openPacked(path string, buf []byte, s SectorSpec, metric Metric
 	if err != nil {
 		return nil, err
 	}
-	if t.cache == nil {
-		t.cache = newBlockCache(PackedCacheBytes, PackBlockSize)
+	c := t.caches[pk.unitShift]
+	if c == nil {
+		if t.caches == nil {
+			t.caches = map[uint8]*blockCache{}
+		}
+		c = newBlockCache(PackedCacheBytes, 1<<pk.unitShift)
+		t.caches[pk.unitShift] = c
 	}
 	t.packedIDs++
-	pk.id, pk.cache, pk.noteBlock, pk.wholeOnProbe = t.packedIDs, t.cache, t.noteDamaged, t.mode == openChecked || t.mode == openOnUse
+	pk.id, pk.cache, pk.noteBlock, pk.wholeOnProbe = t.packedIDs, c, t.noteDamaged, t.mode == openChecked || t.mode == openOnUse
 	if t.mode == openChecked || t.mode == openTrusted {
 		if err := pk.checkIndex(); err != nil {
 			return nil, err
@@ -324,8 +361,13 @@ func openPackedFile(path string, buf []byte, p Params, s SectorSpec, metric Metr
 		return nil, &FileError{path, fmt.Sprintf("%s: %d bytes, want %d", what, len(buf), want)}
 	}
 	sec := newSector(s.M, s.O)
-	return &packed{hdr: ph, idx: splitPacked(buf, &ph), shift: uint8(bits.TrailingZeros32(ph.blockSize)),
-		dataSize: dataSize, bad: make([]atomic.Uint64, (ph.blocks+63)/64), path: path, sec: sec,
+	shift := uint8(bits.TrailingZeros32(ph.blockSize))
+	unit := shift
+	if ph.codec == codecRanked {
+		unit = ph.segShift
+	}
+	return &packed{hdr: ph, idx: splitPacked(buf, &ph), shift: shift, unitShift: unit,
+		bc: blockCodec{codec: ph.codec, segShift: ph.segShift}, dataSize: dataSize, bad: make([]atomic.Uint64, (ph.blocks+63)/64), checked: make([]atomic.Uint64, (ph.blocks+63)/64), path: path, sec: sec,
 		metric: metric, plainHdr: h}, nil
 }
 
@@ -336,6 +378,16 @@ func (p *packed) checkIndex() error {
 		var err error
 		if p.ix, err = p.idx.load(&p.hdr); err != nil {
 			p.ixErr = &FileError{p.path, err.Error()}
+			return
+		}
+		if p.hdr.codec == codecRanked {
+			if c := crc32.Checksum(p.idx.model, castagnoli); c != p.hdr.modelCRC {
+				p.ixErr = &FileError{p.path, fmt.Sprintf("model checksum mismatch (stored %08x, computed %08x)", p.hdr.modelCRC, c)}
+				return
+			}
+			if p.bc.model, err = parseRansModel(p.idx.model); err != nil {
+				p.ixErr = &FileError{p.path, err.Error()}
+			}
 		}
 	})
 	return p.ixErr

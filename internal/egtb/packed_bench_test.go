@@ -83,8 +83,8 @@ func BenchmarkProbeForms(b *testing.B) {
 		k := 0
 		run("cold", tb, len(ps), func() {
 			resident = dropPages(b, tb)
-			if tb.cache != nil {
-				tb.cache.clear()
+			for _, c := range tb.caches {
+				c.clear()
 			}
 			k++
 		})

@@ -129,7 +129,7 @@ func TestPackedProbesEveryEntry(t *testing.T) {
 	needsSevenPieces(t)
 	plainDir, packedDir := packedGame(t)
 	old := PackedCacheBytes
-	PackedCacheBytes = 8 * PackBlockSize // two sets of four ways
+	PackedCacheBytes = 8 * PackSegmentSize // two sets of four ways of ranked segments
 	defer func() { PackedCacheBytes = old }()
 	pl, err := OpenParams(plainDir, Standard)
 	if err != nil {
@@ -141,8 +141,8 @@ func TestPackedProbesEveryEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pk.Close()
-	if len(pk.cache.sets) != 2 {
-		t.Fatalf("%d sets", len(pk.cache.sets))
+	if c := pk.caches[8]; len(pk.caches) != 1 || c == nil || len(c.sets) != 2 {
+		t.Fatalf("caches %v", pk.caches)
 	}
 	plainTabs, packedTabs := tablesOf(pl), tablesOf(pk)
 	if len(plainTabs) != 22 || len(packedTabs) != 22 {
@@ -265,7 +265,8 @@ func damageBlock(t *testing.T, path string, blk uint64, edit func(b []byte, data
 	}
 	blocks := binary.LittleEndian.Uint64(b[headerSize+16:])
 	idx := packedDataStart
-	data := idx + int(indexSize(blocks)) + int(binary.LittleEndian.Uint64(b[idx+8*int(blk):]))
+	model := int(binary.LittleEndian.Uint32(b[headerSize+40:])) // the ranked codec's
+	data := idx + int(indexSize(blocks)) + model + int(binary.LittleEndian.Uint64(b[idx+8*int(blk):]))
 	edit(b, data, idx+8*int(blocks+1)+4*int(blk))
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
@@ -292,7 +293,9 @@ func TestPackedDamagedBlock(t *testing.T) {
 	const blk = 17 // slots 69632–73727
 	var stored, computed uint32
 	damageBlock(t, path, blk, func(b []byte, data, crc int) {
-		stored = binary.LittleEndian.Uint32(b[crc:]) ^ 0x00100000
+		stored = binary.LittleEndian.Uint32(b[crc:])
+		computed = stored // the ranked codec's checksum is of the block as stored
+		stored ^= 0x00100000
 		binary.LittleEndian.PutUint32(b[crc:], stored)
 		reindex(b)
 	})
@@ -307,11 +310,6 @@ func TestPackedDamagedBlock(t *testing.T) {
 	}
 	defer tb.Close()
 	plainTab, packedTab := *pl.slotOf(s, DTM), *tb.slotOf(s, DTM)
-	computed = crc32.Checksum(func() []byte {
-		b := bytes.Clone(plainTab.data[blk*4096 : (blk+1)*4096])
-		transformBlock(DTM, b, valueBefore(DTM, plainTab.data, blk*4096))
-		return b
-	}(), castagnoli)
 	var inBlock, outside int
 	for i := uint32(0); i < packedTab.sec.size; i++ {
 		mover, other := packedTab.sec.decode(i)
@@ -542,7 +540,7 @@ func FuzzOpenPacked(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if _, err := PackFile(src, dst, PackOptions{Threads: 1, BlockSize: 16 << 10, S2: true}); err != nil {
+	if _, err := PackFile(src, dst, PackOptions{Threads: 1, BlockSize: 16 << 10, Codec: "s2"}); err != nil {
 		f.Fatal(err)
 	}
 	goodS2, err := os.ReadFile(dst)
@@ -624,38 +622,50 @@ func TestBuildFromPackedNeeds(t *testing.T) {
 	}
 }
 
-// The S2 codec (PackOptions.S2) packs, probes and unpacks as zstd does.
-func TestPackS2(t *testing.T) {
+// Every codec packs, probes and unpacks alike: S2 and zstd against the
+// default, ranked (segments of 256 bytes); an unknown codec is refused.
+func TestPackCodecs(t *testing.T) {
 	needsSevenPieces(t)
 	plain, _ := packedGame(t)
-	dir, back := t.TempDir(), t.TempDir()
-	if err := PackDir(context.Background(), plain, dir, PackOptions{Threads: 2, S2: true}, func(PackReport) {}); err != nil {
-		t.Fatal(err)
-	}
-	if err := UnpackDir(context.Background(), dir, back, func(PackReport) {}); err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob(filepath.Join(plain, "*.egtb"))
-	for _, f := range files {
-		a, _ := os.ReadFile(f)
-		b, err := os.ReadFile(filepath.Join(back, filepath.Base(f)))
-		if err != nil || !bytes.Equal(a, b) {
-			t.Errorf("%s: unpacked differs (%v)", filepath.Base(f), err)
-		}
-	}
-	pk := packedTable(t, dir, SectorSpec{M: 3, O: 4}, DTZ)
 	pl := packedTable(t, packDir, SectorSpec{M: 3, O: 4}, DTZ)
-	if pk.hdr.codec != codecS2 || pl.hdr.codec != codecZstd {
-		t.Fatalf("codecs %d, %d", pk.hdr.codec, pl.hdr.codec)
+	if pl.hdr.codec != codecRanked || pl.hdr.segShift != 8 {
+		t.Fatalf("the default codec %d, segments of 2^%d", pl.hdr.codec, pl.hdr.segShift)
 	}
-	sec := pk.sec
-	for i := uint32(0); i < sec.size; i += 7 {
-		if mover, other := sec.decode(i); sec.used(mover, other) {
-			a, ok1 := pk.byteAt(uint64(i))
-			b, ok2 := pl.byteAt(uint64(i))
-			if a != b || !ok1 || !ok2 {
-				t.Fatalf("slot %d: S2 %d %t, zstd %d %t", i, a, ok1, b, ok2)
+	for _, c := range []struct {
+		name  string
+		codec byte
+	}{{"s2", codecS2}, {"zstd", codecZstd}} {
+		dir, back := t.TempDir(), t.TempDir()
+		if err := PackDir(context.Background(), plain, dir, PackOptions{Threads: 2, Codec: c.name}, func(PackReport) {}); err != nil {
+			t.Fatal(err)
+		}
+		if err := UnpackDir(context.Background(), dir, back, func(PackReport) {}); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(plain, "*.egtb"))
+		for _, f := range files {
+			a, _ := os.ReadFile(f)
+			b, err := os.ReadFile(filepath.Join(back, filepath.Base(f)))
+			if err != nil || !bytes.Equal(a, b) {
+				t.Errorf("%s %s: unpacked differs (%v)", c.name, filepath.Base(f), err)
 			}
 		}
+		pk := packedTable(t, dir, SectorSpec{M: 3, O: 4}, DTZ)
+		if pk.hdr.codec != c.codec {
+			t.Fatalf("%s: codec %d", c.name, pk.hdr.codec)
+		}
+		sec := pk.sec
+		for i := uint32(0); i < sec.size; i += 7 {
+			if mover, other := sec.decode(i); sec.used(mover, other) {
+				a, ok1 := pk.byteAt(uint64(i))
+				b, ok2 := pl.byteAt(uint64(i))
+				if a != b || !ok1 || !ok2 {
+					t.Fatalf("slot %d: %s %d %t, ranked %d %t", i, c.name, a, ok1, b, ok2)
+				}
+			}
+		}
+	}
+	if _, err := PackFile(filepath.Join(plain, fileName(Standard, SectorSpec{M: 3, O: 4}, DTZ)), filepath.Join(t.TempDir(), "x.egtbz"), PackOptions{Codec: "lz4"}); err == nil || err.Error() != `egtb pack: codec "lz4" (ranked, zstd or s2)` {
+		t.Errorf("codec lz4: %v", err)
 	}
 }

@@ -184,10 +184,13 @@ type Tables struct {
 	// mu guards it.
 	mu      sync.Mutex
 	damaged []error
-	// cache holds the packed tables' decoded blocks (nil until one is
-	// loaded), packedIDs numbers them for it; shadowed lists the packed
-	// files left out for the plain file of the same table.
-	cache     *blockCache
+	// caches hold the packed tables' decoded blocks, one cache per size of
+	// what is cached (a 4 KB block of zstd or S2, a 256-byte segment of the
+	// ranked codec), each made when a table first needs it
+	// (PackedCacheBytes each); packedIDs numbers the tables for their keys;
+	// shadowed lists the packed files left out for the plain file of the
+	// same table.
+	caches    map[uint8]*blockCache
 	packedIDs uint32
 	shadowed  []string
 }
