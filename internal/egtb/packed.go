@@ -60,9 +60,10 @@ type cacheSet struct {
 }
 
 type cacheWay struct {
-	key  uint64 // table id << 32 | block + 1; 0: empty
+	key  uint64 // table id << 32 | unit + 1; 0: empty
 	last uint64
-	buf  []byte // the decoded block
+	buf  []byte     // the decoded unit (a ranked segment: as far as it was decoded)
+	cur  ransCursor // a ranked segment's decoder, where it stopped
 }
 
 // newBlockCache returns a cache of about bytes of blocks of blockSize.
@@ -146,7 +147,7 @@ func (c *blockCache) byteAt(p *packed, u, off uint32) (byte, bool) {
 				set.mu.Unlock()
 				return v, true
 			}
-			victim = way // a ranked segment decoded up to a byte before off
+			victim = way // a ranked segment decoded as far as a byte before off: on from there
 			break
 		}
 		if way.last < victim.last {
@@ -159,6 +160,7 @@ func (c *blockCache) byteAt(p *packed, u, off uint32) (byte, bool) {
 		return 0, false
 	}
 	n := blockLen(blk, 1<<p.shift, p.dataSize)
+	more := victim.key == key
 	victim.key = 0
 	var buf []byte
 	var err error
@@ -168,9 +170,13 @@ func (c *blockCache) byteAt(p *packed, u, off uint32) (byte, bool) {
 		}
 		buf, err = decodeBlock(&p.bc, p.ix, p.idx.data, blk, n, victim.buf)
 	} else if err = p.checkBlock(blk); err == nil {
-		// A ranked segment, decoded as far as off: the code is read in
-		// order, and the bytes after off may never be asked for.
-		buf, err = decodeSegment(&p.bc, p.ix, p.idx.data, blk, int(u&(1<<(p.shift-p.unitShift)-1)), n, int(off), victim.buf)
+		// A ranked segment, decoded as far as off (on from where it
+		// stopped, if it is this way's): the code is read in order, and
+		// the bytes after off may never be asked for.
+		if !more {
+			victim.buf = victim.buf[:0]
+		}
+		buf, err = decodeSegment(&p.bc, p.ix, p.idx.data, blk, int(u&(1<<(p.shift-p.unitShift)-1)), n, int(off), victim.buf, &victim.cur)
 	}
 	victim.buf = buf
 	if err != nil {

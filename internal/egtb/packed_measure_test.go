@@ -95,7 +95,7 @@ func TestPackMeasure(t *testing.T) {
 						return decodeBlock(bc, []uint64{uint64(crc32.Checksum(src, castagnoli)) << 32, uint64(len(src))}, src, 0, bs, dst)
 					}
 					seg := func(dst, src []byte) ([]byte, error) {
-						return decodeSegment(bc, []uint64{0, uint64(len(src))}, src, 0, 5, bs, PackSegmentSize-1, dst)
+						return decodeSegment(bc, []uint64{0, uint64(len(src))}, src, 0, 5, bs, PackSegmentSize-1, dst[:0], new(ransCursor))
 					}
 					enc := func(dst, src []byte) []byte { return encodeRanked(bc, dst[:0], src) }
 					codecs = append(codecs, codec{"ranked", enc, dec}, codec{"ranked-256", enc, seg})

@@ -349,24 +349,25 @@ func checkRanked(ix []uint64, data []byte, i uint32) error {
 	return nil
 }
 
-// decodeSegment decodes the first upto+1 bytes of segment k of ranked block
-// i (n bytes of data when decoded) into dst's space (checkRanked is the
-// caller's); it allocates nothing when dst has room for a segment.
-func decodeSegment(c *blockCodec, ix []uint64, data []byte, i uint32, k, n, upto int, dst []byte) ([]byte, error) {
+// decodeSegment decodes segment k of ranked block i (n bytes of data when
+// decoded) as far as byte upto into dst's space: on from the len(dst)
+// bytes decoded before with c (from the start if dst is empty); checkRanked
+// is the caller's. It allocates nothing when dst has room for a segment.
+func decodeSegment(b *blockCodec, ix []uint64, data []byte, i uint32, k, n, upto int, dst []byte, c *ransCursor) ([]byte, error) {
 	src := data[uint32(ix[i]):uint32(ix[i+1])]
-	lo := k << c.segShift
-	hi := min(n, lo+1<<c.segShift)
+	lo := k << b.segShift
+	hi := min(n, lo+1<<b.segShift)
 	if len(src) == n {
 		return append(dst[:0], src[lo:hi]...), nil
 	}
-	code, err := segmentCode(src, k, (n+1<<c.segShift-1)>>c.segShift)
+	code, err := segmentCode(src, k, (n+1<<b.segShift-1)>>b.segShift)
 	if err != nil {
 		return dst[:0], err
 	}
 	if cap(dst) < hi-lo {
-		dst = make([]byte, 0, 1<<c.segShift)
+		dst = make([]byte, 0, 1<<b.segShift)
 	}
-	out, err := c.model.decodeTo(dst[:hi-lo], code, min(upto+1, hi-lo), hi-lo)
+	out, err := b.model.decodeMore(c, dst, code, min(upto+1, hi-lo), hi-lo)
 	if err != nil {
 		return dst[:0], fmt.Errorf("segment %d %v", k, err)
 	}

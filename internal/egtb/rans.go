@@ -197,25 +197,42 @@ func (m *ransModel) encode(dst, src []byte) []byte {
 
 var errRans = errors.New("the ranked code does not decode")
 
+// ransCursor is where the decoder of a segment stands: its state, the next
+// byte of the code it reads and the table of the next byte, so that a
+// segment decoded part of the way is decoded further without starting over.
+type ransCursor struct {
+	x, p, base uint32
+}
+
 // decodeTo decodes the first n bytes of src, a segment's code (of seg
 // bytes when decoded), into dst[:n]. A code that runs out is refused, and
 // so, when the segment is decoded whole, is one that ends with bytes left
 // or in a state other than the encoder's start.
 func (m *ransModel) decodeTo(dst, src []byte, n, seg int) ([]byte, error) {
+	var c ransCursor
+	return m.decodeMore(&c, dst[:0], src, n, seg)
+}
+
+// decodeMore decodes src, a segment's code, further: dst holds its first
+// len(dst) bytes, decoded before with c (the start, if dst is empty), and
+// gets the bytes up to n; c is left after them.
+func (m *ransModel) decodeMore(c *ransCursor, dst, src []byte, n, seg int) ([]byte, error) {
 	if len(src) < 4 || len(src)%2 != 0 {
 		return dst[:0], errRans
 	}
-	x := binary.BigEndian.Uint32(src)
-	if x < ransL {
-		return dst[:0], errRans
-	}
-	p := 4
+	from := len(dst)
+	x, p, base := c.x, int(c.p), c.base
 	shift := m.scale
+	if from == 0 {
+		if x = binary.BigEndian.Uint32(src); x < ransL {
+			return dst[:0], errRans
+		}
+		p, base = 4, uint32(m.ctxOf[0])<<shift
+	}
 	mask := uint32(1)<<shift - 1
 	dec := m.dec
-	base := uint32(m.ctxOf[0]) << shift
 	dst = dst[:n]
-	for i := range dst {
+	for i := from; i < n; i++ {
 		e := dec[base+x&mask]
 		dst[i] = byte(e >> 24)
 		x = (e&0x7FF)*(x>>shift) + (e >> 11 & 0x3FF)
@@ -231,6 +248,7 @@ func (m *ransModel) decodeTo(dst, src []byte, n, seg int) ([]byte, error) {
 	if n == seg && (x != ransL || p != len(src)) {
 		return dst[:0], errRans
 	}
+	*c = ransCursor{x, uint32(p), base}
 	return dst, nil
 }
 

@@ -72,6 +72,17 @@ func TestRansRoundTrip(t *testing.T) {
 					t.Fatalf("%d tables, segment %d, its first %d bytes: %x %v", tables, i, n, got, err)
 				}
 			}
+			// Decoded further a few bytes at a time, from where it stopped.
+			var cur ransCursor
+			part := buf[:0]
+			for n := min(3, len(s)); ; n = min(n+1+n%5, len(s)) {
+				if part, err = m.decodeMore(&cur, part, code, n, len(s)); err != nil || !bytes.Equal(part, s[:n]) {
+					t.Fatalf("%d tables, segment %d, on to %d bytes: %x %v", tables, i, n, part, err)
+				}
+				if n == len(s) {
+					break
+				}
+			}
 		}
 	}
 	// A constant segment under a model of constants costs its state only.
