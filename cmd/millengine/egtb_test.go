@@ -112,7 +112,7 @@ func TestEGTBCommands(t *testing.T) {
 		{"verify no such sector", []string{"egtb", "verify", "--dir", dir, "--sector", "4v4"}, 1, `^$`, "millengine egtb verify: no tables in"},
 		{"verify journal", []string{"egtb", "verify", "--dir", dir, "--journal", journal}, 0, `^plain-fly3-min3 3v3: OK, \d+ entries, \d+\.\d s\nplain-fly3-min3 3v3 dtz: OK, \d+ entries, \d+\.\d s\n$`, ""},
 		{"verify journal again", []string{"egtb", "verify", "--dir", dir, "--journal", journal}, 0,
-			`^plain-fly3-min3 3v3: OK before \(` + regexp.QuoteMeta(journal) + `\)\nplain-fly3-min3 3v3 dtz: OK before \(` + regexp.QuoteMeta(journal) + `\)\n$`, ""},
+			`^plain-fly3-min3 3v3: OK before \(` + regexp.QuoteMeta(journal) + `\), the same data\nplain-fly3-min3 3v3 dtz: OK before \(` + regexp.QuoteMeta(journal) + `\), the same data\n$`, ""},
 		{"verify journal sample", []string{"egtb", "verify", "--dir", dir, "--journal", journal, "--step", "41"}, 2, `^$`, "--journal records full checks only, not --step samples"},
 		{"verify journal foreign", []string{"egtb", "verify", "--dir", dir, "--journal", path3v3}, 2, `^$`, "not a journal of egtb verify (its first line is not"},
 		{"plan", []string{"egtb", "plan", "--dir", dir, "--max-pieces", "7"}, 0,

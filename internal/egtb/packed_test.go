@@ -493,17 +493,60 @@ func TestPackedBesidePlain(t *testing.T) {
 // header's counts.
 func TestPackedVerify(t *testing.T) {
 	needsSevenPieces(t)
-	_, packedDir := packedGame(t)
+	plainDir, packedDir := packedGame(t)
 	var n int
 	var bad []string
-	_, err := VerifyDir(context.Background(), packedDir, []Params{Standard}, nil, VerifyOptions{Threads: 2, Limit: 3}, func(r VerifyReport) {
+	j, err := OpenJournal(filepath.Join(t.TempDir(), "verify.journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	_, err = VerifyDir(context.Background(), packedDir, []Params{Standard}, nil, VerifyOptions{Threads: 2, Limit: 3}, func(r VerifyReport) {
 		n++
 		if !r.OK() {
 			bad = append(bad, fmt.Sprintf("%s %s: %+v", r.Spec, r.Metric, r.Result))
 		}
+		if err := j.Add(r); err != nil {
+			t.Error(err)
+		}
 	})
 	if err != nil || n != 22 || len(bad) > 0 {
 		t.Fatalf("verify: %v, %d tables, bad %v", err, n, bad)
+	}
+	// By the journal: the plain set and the packed one are the same data,
+	// each table read (a packed one decoded) and skipped; a copy with a
+	// damaged table is refused, not skipped.
+	damagedPacked := copyDir(t, packedDir)
+	damageBlock(t, filepath.Join(damagedPacked, packedName(FileName(Standard, SectorSpec{M: 3, O: 4}))), 3, func(b []byte, data, crc int) { b[data+5] ^= 0x5A })
+	damagedPlain := copyDir(t, plainDir)
+	plain4v3 := filepath.Join(damagedPlain, FileName(Standard, SectorSpec{M: 4, O: 3}))
+	raw, err := os.ReadFile(plain4v3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)-100] ^= 0x01
+	if err := os.WriteFile(plain4v3, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ dir, fails string }{
+		{packedDir, ""}, {plainDir, ""},
+		{damagedPacked, packedName(FileName(Standard, SectorSpec{M: 3, O: 4})) + ": block 3 of "},
+		{damagedPlain, FileName(Standard, SectorSpec{M: 4, O: 3}) + ": data checksum mismatch"},
+	} {
+		skipped := 0
+		_, err := VerifyDir(context.Background(), c.dir, []Params{Standard}, nil, VerifyOptions{Threads: 2, Skip: j.Has}, func(r VerifyReport) {
+			if r.Skipped {
+				skipped++
+			} else {
+				t.Errorf("%s %s: checked, not skipped", r.Spec, r.Metric)
+			}
+		})
+		switch {
+		case c.fails == "" && (err != nil || skipped != 22):
+			t.Errorf("%s by the journal: %v, %d skipped", c.dir, err, skipped)
+		case c.fails != "" && (err == nil || !strings.Contains(err.Error(), c.fails)):
+			t.Errorf("%s by the journal: %v, want %q", c.dir, err, c.fails)
+		}
 	}
 	tb, err := OpenChecked(packedDir, Standard)
 	if err != nil {

@@ -107,6 +107,19 @@ func (t *table) checkData() error {
 	return nil
 }
 
+// sameData checks that the table's data is what its header's checksum
+// says, without keeping anything: a plain table's data read where it is
+// mapped, a packed one's decoded block by block (packed.check).
+func (t *table) sameData() error {
+	if t.pk != nil {
+		if err := t.pk.checkIndex(); err != nil {
+			return err
+		}
+		return t.pk.check()
+	}
+	return checkData(t.path, &t.hdr, t.data)
+}
+
 // get returns the value of the position (mover, other), which must belong to
 // the sector, and false when the tables do not know it: its block of a
 // packed table is damaged. A plain table knows every position; what a

@@ -27,8 +27,8 @@ type VerifyOptions struct {
 }
 
 // Verify re-checks the tables of o.Sets in o.Dir (egtb.VerifyDir): a line
-// per table on stdout, OK (with its entries and time, or "OK before" when
-// the journal holds it) or FAILED with the first mismatches; the progress,
+// per table on stdout, OK (with its entries and time, or "OK before ...,
+// the same data" when the journal holds it and its data was read unchanged) or FAILED with the first mismatches; the progress,
 // the time the whole verify has left and where a table's check goes on
 // from on stderr. It returns ErrFailed when a table is missing or wrong or
 // the journal could not record one, and an error when the verify could not
@@ -79,7 +79,7 @@ func Verify(ctx context.Context, stdout, stderr io.Writer, o VerifyOptions) erro
 		}
 		switch {
 		case r.Skipped:
-			fmt.Fprintf(stdout, "%s: OK before (%s)\n", name, journal.Path())
+			fmt.Fprintf(stdout, "%s: OK before (%s), the same data\n", name, journal.Path())
 		case r.Missing:
 			failed = true
 			fmt.Fprintf(stdout, "%s: FAILED, no table (millengine egtb build solves it)\n", name)
