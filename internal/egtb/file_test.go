@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/memory"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/testkit"
@@ -312,6 +313,30 @@ func TestVerifyReadsOnlyItsTables(t *testing.T) {
 	got, err = verify(placing)
 	if len(got) != 0 || err == nil || !strings.Contains(err.Error(), path+": data checksum mismatch") {
 		t.Fatalf("verify %s: %v, %v; want the data checksum mismatch of %s", placing, got, err, path)
+	}
+	// verify's tables read a plain table from a copy in huge pages (the
+	// same bytes as the file), freed when they close; the engine's from
+	// the file's mapping.
+	for _, c := range []struct {
+		mode   openMode
+		copied bool
+	}{{openOnUse, true}, {openLazy, false}} {
+		if avail, ok := memory.Available(); c.copied && (!ok || avail < 2<<30) {
+			continue // toHugePages keeps the mapping when memory is short
+		}
+		tb, err := openParams(dir, Standard, c.mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := tb.lookup(3, 3)
+		raw, _ := os.ReadFile(filepath.Join(dir, FileName(Standard, SectorSpec{M: 3, O: 3})))
+		if x == nil || (x.freeCopy != nil) != c.copied || !bytes.Equal(x.data, raw[headerSize:]) {
+			t.Errorf("mode %d: table %v, copied %t, want %t", c.mode, x != nil, x != nil && x.freeCopy != nil, c.copied)
+		}
+		tb.Close()
+		if x != nil && (x.freeCopy != nil || x.data != nil && c.copied) {
+			t.Errorf("mode %d: the copy is kept after Close", c.mode)
+		}
 	}
 }
 

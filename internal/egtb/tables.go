@@ -41,6 +41,9 @@ type table struct {
 	hdr     header
 	unmap   func() error
 	checked bool // the data checksum was checked
+	// freeCopy frees data when verify has copied it into huge pages
+	// (toHugePages); nil while data is the file's mapping.
+	freeCopy func()
 	// state says whether the table may be probed: 0 not known yet (its
 	// first use checks a small table's data, see lazyCheckBytes), 1 yes, 2
 	// no (its data is damaged). once guards that check, owner hears of a
@@ -72,6 +75,9 @@ func (t *table) usable() *table {
 				return
 			}
 		} else if !t.checked && (len(t.data) <= lazyCheckBytes || t.owner.mode == openOnUse) {
+			if t.owner.mode == openOnUse {
+				t.toHugePages() // then checked there: the file is read once
+			}
 			if err := checkData(t.path, &t.hdr, t.data); err != nil {
 				t.owner.noteDamaged(fmt.Errorf("%w; this sector is not used", err))
 				t.state.Store(2)
@@ -389,7 +395,33 @@ func (t *table) close() error {
 	if t.pk != nil {
 		t.pk.release()
 	}
+	if t.freeCopy != nil {
+		t.freeCopy()
+		t.freeCopy, t.data = nil, nil
+	}
 	return t.unmap()
+}
+
+// toHugePages copies a plain table's data from its file's mapping into
+// memory in huge pages, where the table is then read, freed when the table
+// is closed; it keeps the mapping if that memory cannot be had, or would
+// leave less than a gigabyte and the table's size again (verify keeps the
+// tables it reads: on a small machine the later ones stay mapped). verify
+// (openOnUse) reads each table many times over at random, and a mapped
+// file's pages are 4 KB. Measured (egtb verify --threads 1, 40 s each,
+// alternating, the machine quiet, 2026-11-28): 7v7 DTZ 0.36–0.37 M
+// positions a second from the mapping, 0.44–0.46 M from huge pages; the
+// placing sector 5_7_1_1 0.47–0.48 M, 0.53–0.54 M.
+func (t *table) toHugePages() {
+	if avail, ok := memory.Available(); !ok || avail < 2*uint64(len(t.data))+1<<30 {
+		return
+	}
+	mem, free, _, err := memory.Huge(len(t.data), false)
+	if err != nil {
+		return
+	}
+	copy(mem, t.data)
+	t.data, t.freeCopy = mem, free
 }
 
 // slotOf is where the table of sector s and the metric is kept.
