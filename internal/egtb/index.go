@@ -303,6 +303,61 @@ func (s *sector) used(mover, other bb.Bitboard) bool {
 	return true
 }
 
+// slotWalk goes over a sector's slots in order, as decode reads them: slot
+// i is the (i/others)-th canonical set of the mover and the (i%others)-th
+// set (colex) of the other side's pieces on the points it leaves free. A
+// step costs a next combination and a deposit where decode unranks both
+// sets; the mover's stabiliser is looked up once a set.
+type slotWalk struct {
+	s     *sector
+	sets  *setTable
+	mi, j uint32
+	cm    uint32      // the other side's set, as ranks of the free points
+	mover bb.Bitboard // the mover's set
+	mask  uint16      // the symmetries that fix it, identity excluded
+}
+
+// start places the walk at slot i.
+func (w *slotWalk) start(s *sector, i uint32) {
+	w.s, w.sets = s, s.movers()
+	w.mi, w.j = i/s.others, i%s.others
+	w.setMover()
+	w.cm = unrankColex(w.j, s.o, 24-s.m)
+}
+
+func (w *slotWalk) setMover() {
+	if int(w.mi) < len(w.sets.sets) {
+		w.mover = w.sets.sets[w.mi]
+		w.mask = uint16(w.sets.info[colex(w.mover)]) &^ 1
+	}
+}
+
+// next moves the walk to the next slot.
+func (w *slotWalk) next() {
+	if w.j++; w.j == w.s.others {
+		w.j = 0
+		w.mi++
+		w.setMover()
+		w.cm = 1<<w.s.o - 1
+		return
+	}
+	x := w.cm & -w.cm
+	y := w.cm + x
+	w.cm = ((y^w.cm)>>2)/x | y
+}
+
+// slot returns the slot's mover and other sets, and whether it is used
+// (as sector.used says).
+func (w *slotWalk) slot() (mover, other bb.Bitboard, used bool) {
+	other = deposit(w.cm, w.mover)
+	for mask := w.mask; mask != 0; mask &= mask - 1 {
+		if bb.Symmetry(bits.TrailingZeros16(mask)).Apply(other) < other {
+			return w.mover, other, false
+		}
+	}
+	return w.mover, other, true
+}
+
 // orbit returns the number of distinct positions symmetric to the canonical
 // position (mover, other), itself included: 16 / |stabiliser|.
 func (s *sector) orbit(mover, other bb.Bitboard) int {

@@ -160,3 +160,25 @@ func randomPosition(rng *rand.Rand, m, o int) (mover, other bb.Bitboard) {
 	}
 	return mover, other
 }
+
+// slotWalk goes over the slots as decode and used read them, from any slot.
+func TestSlotWalk(t *testing.T) {
+	for _, mo := range [][2]int{{0, 3}, {2, 0}, {3, 3}, {2, 5}, {4, 2}} {
+		s := newSector(mo[0], mo[1])
+		for _, from := range []uint32{0, s.others - 1, s.size / 3} {
+			if from >= s.size {
+				continue
+			}
+			var w slotWalk
+			w.start(s, from)
+			for i := from; i < s.size; i++ {
+				mover, other, used := w.slot()
+				wm, wo := s.decode(i)
+				if mover != wm || other != wo || used != s.used(wm, wo) {
+					t.Fatalf("%s slot %d from %d: walk %v %v %t, decode %v %v %t", s.name(), i, from, mover, other, used, wm, wo, s.used(wm, wo))
+				}
+				w.next()
+			}
+		}
+	}
+}

@@ -148,6 +148,31 @@ func TestPlacingVerifyFindsDamage(t *testing.T) {
 	if res.Bad != 1 || len(res.First) != 1 || res.First[0].Slot != slot || res.First[0].Stored != "win" || res.First[0].Computed != "draw" {
 		t.Fatalf("verify of a damaged 2_2_1_1: %d bad, %v; want slot %d stored win, successors draw", res.Bad, res.First, slot)
 	}
+	// An unused slot given a value is found by the pass over the slots, a
+	// used one made unused by both passes.
+	copy(data, orig.data)
+	var unused, used uint32
+	for i := uint32(0); i < orig.sec.size; i++ {
+		if code2(data, i) == codeUnused {
+			unused = i
+			break
+		}
+	}
+	used = slot
+	data[unused>>2] &^= 2 << ((unused & 3) * 2) // code 3 (unused) to 1
+	data[used>>2] |= codeUnused << ((used & 3) * 2)
+	res, err = tb.Verify(context.Background(), s, VerifyOptions{Metric: WDL, Threads: 2, Limit: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, m := range res.First {
+		got[fmt.Sprintf("%d %s %s", m.Slot, m.Stored, m.Computed)] = true
+	}
+	want := []string{fmt.Sprintf("%d %s unused", unused, codeNames[code2(data, unused)]), fmt.Sprintf("%d unused a value (the slot is used)", used), fmt.Sprintf("%d unused draw", used)}
+	if res.Bad != 3 || len(got) != 3 || !got[want[0]] || !got[want[1]] || !got[want[2]] {
+		t.Fatalf("verify: %d bad, %v; want %q", res.Bad, res.First, want)
+	}
 }
 
 // Lookup answers placing positions of the built sectors, to place and with a

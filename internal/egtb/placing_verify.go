@@ -50,10 +50,23 @@ func (t *Tables) verifyPlacing(ctx context.Context, s SectorSpec, tb *table, dat
 	_, err := sv.parallel("verify "+s.String()+" slots", 0, sec.size, sec.size, func(lo, hi uint32) int {
 		var local []Mismatch
 		var n, bad uint64
-		for i := (lo + step - 1) / step * step; i < hi; i += step {
+		var w slotWalk
+		first := (lo + step - 1) / step * step
+		if step == 1 && first < hi {
+			w.start(sec, first)
+		}
+		for i := first; i < hi; i += step {
 			n++
-			mover, other := sec.decode(i)
-			c, used := code2(data, i), sec.used(mover, other)
+			var mover, other bb.Bitboard
+			var used bool
+			if step == 1 {
+				mover, other, used = w.slot()
+				w.next()
+			} else {
+				mover, other = sec.decode(i)
+				used = sec.used(mover, other)
+			}
+			c := code2(data, i)
 			if used == (c != codeUnused) {
 				continue
 			}
