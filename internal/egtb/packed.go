@@ -33,11 +33,11 @@ import (
 
 // PackedCacheBytes is the memory of decoded blocks each Tables keeps for its
 // packed tables (32 MB: 8192 blocks of 4 KB, or 131072 ranked segments of
-// 256 bytes; a set holding both codecs has a cache of each), taken when Open
-// first meets a packed table, its buffers as blocks are first decoded. A search probes
-// positions near one another (the other side's moves stay in the block of
-// the mover's set), so that most probes hit a block decoded a moment
-// before.
+// 256 bytes; a set holding both codecs has a cache of each), taken when
+// Open first meets a packed table, its buffers as blocks are first decoded.
+// A search probes positions near one another (the other side's moves stay
+// in the block of the mover's set), so that most probes hit a block decoded
+// a moment before.
 var PackedCacheBytes = 32 << 20
 
 // cacheWays is the associativity of the block cache: a block may sit in any
