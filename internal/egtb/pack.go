@@ -216,14 +216,14 @@ func PackFile(src, dst string, o PackOptions) (blocks uint64, err error) {
 	data := buf[headerSize:]
 	ph := packedHdr{codec: codec, blockSize: uint32(bs), blocks: (uint64(len(data)) + uint64(bs) - 1) / uint64(bs)}
 	sec := newSector(s.M, s.O)
-	bc := &blockCodec{codec: codec}
+	var rm *ransModel
 	var model []byte
 	if codec == codecRanked {
-		bc.segShift = uint8(bits.TrailingZeros(PackSegmentSize))
-		bc.model = rankedModel(metric, data, bs, PackSegmentSize)
-		model = bc.model.marshal()
-		ph.segShift, ph.modelLen, ph.modelCRC = bc.segShift, uint32(len(model)), crc32.Checksum(model, castagnoli)
+		rm = rankedModel(metric, data, bs, PackSegmentSize)
+		model = rm.marshal()
+		ph.segShift, ph.modelLen, ph.modelCRC = uint8(bits.TrailingZeros(PackSegmentSize)), uint32(len(model)), crc32.Checksum(model, castagnoli)
 	}
+	bc := ph.blockCodec(rm)
 
 	err = writeAtomic(dst, func(f *os.File) error {
 		// The headers and the index go before the data: their room first.
@@ -254,7 +254,7 @@ func PackFile(src, dst string, o PackOptions) (blocks uint64, err error) {
 				wg.Go(func() {
 					var plainCopy, scratch []byte
 					for blk := a; blk < b; blk++ {
-						e, crc, err := packBlock(enc, bc, sec, metric, data, blk, bs, &plainCopy, &scratch, out[blk-lo][:0])
+						e, crc, err := packBlock(enc, &bc, sec, metric, data, blk, bs, &plainCopy, &scratch, out[blk-lo][:0])
 						if err != nil {
 							err = &FileError{src, fmt.Sprintf("block %d: %v", blk, err)}
 							failed.CompareAndSwap(nil, &err)

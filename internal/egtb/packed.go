@@ -85,9 +85,8 @@ type packed struct {
 	ix        []uint64
 	ixOnce    sync.Once
 	ixErr     error
-	bc        blockCodec // the codec, and the ranked model once the index is loaded
+	model     *ransModel // ranked: the table's model, parsed with the index
 	shift     uint8      // log2 of the block size
-	unitShift uint8      // log2 of what the cache holds: a block, or a ranked segment
 	dataSize  uint64     // bytes of plain data
 	cache     *blockCache
 	bad       []atomic.Uint64 // a bit per block found damaged
@@ -127,11 +126,12 @@ func (p *packed) byteAt(i uint64) (byte, bool) {
 		}
 		return w[i], true
 	}
-	return p.cache.byteAt(p, uint32(i>>p.unitShift), uint32(i)&(1<<p.unitShift-1))
+	u := p.hdr.unitShift()
+	return p.cache.byteAt(p, uint32(i>>u), uint32(i)&(1<<u-1))
 }
 
 // byteAt is the probe through the cache: byte off of unit u (a block, or a
-// ranked block's segment: packed.unitShift) of table p.
+// ranked block's segment: packedHdr.unitShift) of table p.
 func (c *blockCache) byteAt(p *packed, u, off uint32) (byte, bool) {
 	key := uint64(p.id)<<32 | uint64(u) + 1
 	set := &c.sets[(key*0x9E3779B97F4A7C15)>>c.shift]
@@ -154,7 +154,8 @@ func (c *blockCache) byteAt(p *packed, u, off uint32) (byte, bool) {
 			victim = way
 		}
 	}
-	blk := u >> (p.shift - p.unitShift)
+	unit := p.hdr.unitShift()
+	blk := u >> (p.shift - unit)
 	if p.isBad(blk) {
 		set.mu.Unlock()
 		return 0, false
@@ -164,11 +165,12 @@ func (c *blockCache) byteAt(p *packed, u, off uint32) (byte, bool) {
 	victim.key = 0
 	var buf []byte
 	var err error
-	if p.unitShift == p.shift {
+	bc := p.hdr.blockCodec(p.model)
+	if unit == p.shift {
 		if cap(victim.buf) < n {
 			victim.buf = make([]byte, 0, 1<<p.shift)
 		}
-		buf, err = decodeBlock(&p.bc, p.ix, p.idx.data, blk, n, victim.buf)
+		buf, err = decodeBlock(&bc, p.ix, p.idx.data, blk, n, victim.buf)
 	} else if err = p.checkBlock(blk); err == nil {
 		// A ranked segment, decoded as far as off (on from where it
 		// stopped, if it is this way's): the code is read in order, and
@@ -176,7 +178,7 @@ func (c *blockCache) byteAt(p *packed, u, off uint32) (byte, bool) {
 		if !more {
 			victim.buf = victim.buf[:0]
 		}
-		buf, err = decodeSegment(&p.bc, p.ix, p.idx.data, blk, int(u&(1<<(p.shift-p.unitShift)-1)), n, int(off), victim.buf, &victim.cur)
+		buf, err = decodeSegment(&bc, p.ix, p.idx.data, blk, int(u&(1<<(p.shift-unit)-1)), n, int(off), victim.buf, &victim.cur)
 	}
 	victim.buf = buf
 	if err != nil {
@@ -236,10 +238,11 @@ func (p *packed) scan(f func(lo uint64, plain []byte)) error {
 		return err
 	}
 	buf := make([]byte, 0, 1<<p.shift)
+	bc := p.hdr.blockCodec(p.model)
 	for blk := uint32(0); uint64(blk) < p.hdr.blocks; blk++ {
 		n := blockLen(blk, 1<<p.shift, p.dataSize)
 		var err error
-		if buf, err = decodeBlock(&p.bc, p.ix, p.idx.data, blk, n, buf); err != nil {
+		if buf, err = decodeBlock(&bc, p.ix, p.idx.data, blk, n, buf); err != nil {
 			return p.blockError(blk, err)
 		}
 		lo := uint64(blk) << p.shift
@@ -319,13 +322,13 @@ func (t *Tables) openPacked(path string, buf []byte, s SectorSpec, metric Metric
 	if err != nil {
 		return nil, err
 	}
-	c := t.caches[pk.unitShift]
+	c := t.caches[pk.hdr.unitShift()]
 	if c == nil {
 		if t.caches == nil {
 			t.caches = map[uint8]*blockCache{}
 		}
-		c = newBlockCache(PackedCacheBytes, 1<<pk.unitShift)
-		t.caches[pk.unitShift] = c
+		c = newBlockCache(PackedCacheBytes, 1<<pk.hdr.unitShift())
+		t.caches[pk.hdr.unitShift()] = c
 	}
 	t.packedIDs++
 	pk.id, pk.cache, pk.noteBlock, pk.wholeOnProbe = t.packedIDs, c, t.noteDamaged, t.mode == openChecked || t.mode == openOnUse
@@ -367,13 +370,7 @@ func openPackedFile(path string, buf []byte, p Params, s SectorSpec, metric Metr
 		return nil, &FileError{path, fmt.Sprintf("%s: %d bytes, want %d", what, len(buf), want)}
 	}
 	sec := newSector(s.M, s.O)
-	shift := uint8(bits.TrailingZeros32(ph.blockSize))
-	unit := shift
-	if ph.codec == codecRanked {
-		unit = ph.segShift
-	}
-	return &packed{hdr: ph, idx: splitPacked(buf, &ph), shift: shift, unitShift: unit,
-		bc: blockCodec{codec: ph.codec, segShift: ph.segShift}, dataSize: dataSize, bad: make([]atomic.Uint64, (ph.blocks+63)/64), checked: make([]atomic.Uint64, (ph.blocks+63)/64), path: path, sec: sec,
+	return &packed{hdr: ph, idx: splitPacked(buf, &ph), shift: uint8(bits.TrailingZeros32(ph.blockSize)), dataSize: dataSize, bad: make([]atomic.Uint64, (ph.blocks+63)/64), checked: make([]atomic.Uint64, (ph.blocks+63)/64), path: path, sec: sec,
 		metric: metric, plainHdr: h}, nil
 }
 
@@ -391,7 +388,7 @@ func (p *packed) checkIndex() error {
 				p.ixErr = &FileError{p.path, fmt.Sprintf("model checksum mismatch (stored %08x, computed %08x)", p.hdr.modelCRC, c)}
 				return
 			}
-			if p.bc.model, err = parseRansModel(p.idx.model); err != nil {
+			if p.model, err = parseRansModel(p.idx.model); err != nil {
 				p.ixErr = &FileError{p.path, err.Error()}
 			}
 		}

@@ -273,11 +273,26 @@ func decoder() *zstd.Decoder {
 }
 
 // blockCodec is what decoding a table's blocks needs: the codec and, for
-// the ranked one, the table's model and segment size.
+// the ranked one, the table's model and segment size (packedHdr.blockCodec).
 type blockCodec struct {
 	codec    byte
 	model    *ransModel
 	segShift uint8
+}
+
+// blockCodec is the codec of the header's table, given its ranked model
+// (nil for the other codecs).
+func (p *packedHdr) blockCodec(m *ransModel) blockCodec {
+	return blockCodec{codec: p.codec, model: m, segShift: p.segShift}
+}
+
+// unitShift is log2 of what a probe decodes and the block cache holds: a
+// ranked block's segment, or a whole block for the other codecs.
+func (p *packedHdr) unitShift() uint8 {
+	if p.codec == codecRanked {
+		return p.segShift
+	}
+	return uint8(bits.TrailingZeros32(p.blockSize))
 }
 
 // decodeBlock decodes block i of the compressed data (n bytes of data when
@@ -290,23 +305,15 @@ func decodeBlock(c *blockCodec, ix []uint64, data []byte, i uint32, n int, dst [
 		if err := checkRanked(ix, data, i); err != nil {
 			return dst[:0], err
 		}
-		if len(src) == n {
-			return append(dst[:0], src...), nil
-		}
 		if cap(dst) < n {
 			dst = make([]byte, 0, n)
 		}
 		dst = dst[:n]
-		nseg := (n + 1<<c.segShift - 1) >> c.segShift
-		for k := range nseg {
-			code, err := segmentCode(src, k, nseg)
-			if err != nil {
-				return dst[:0], err
-			}
-			lo := k << c.segShift
+		for lo := 0; lo < n; lo += 1 << c.segShift {
+			var cur ransCursor
 			hi := min(n, lo+1<<c.segShift)
-			if _, err := c.model.decodeTo(dst[lo:hi], code, hi-lo, hi-lo); err != nil {
-				return dst[:0], fmt.Errorf("segment %d %v", k, err)
+			if _, err := decodeSegment(c, ix, data, i, lo>>c.segShift, n, hi-lo-1, dst[lo:lo], &cur); err != nil {
+				return dst[:0], err
 			}
 		}
 		return dst, nil
