@@ -205,3 +205,39 @@ func TestVerifyPartTracker(t *testing.T) {
 		}
 	}
 }
+
+// Updates applied whenever a thread's buffer of 16 fills, many times in
+// each ply's scan (updateBuf), give the same files, byte for byte, as
+// buffers that hold a ply's updates: neither the order of a ply's updates
+// nor their delay changes what the ply leaves.
+func TestUpdateBufferFills(t *testing.T) {
+	p, maxPieces := Params{MinPieces: 3}, 7
+	if testkit.Race || testing.Short() {
+		maxPieces = 6
+	}
+	ref, small := t.TempDir(), t.TempDir()
+	buildTest(t, ref, p, maxPieces)
+	old := maxUpdateBuf
+	maxUpdateBuf = 16
+	defer func() { maxUpdateBuf = old }()
+	buildTest(t, small, p, maxPieces)
+	n := 0
+	for _, j := range p.Plan(maxPieces) {
+		for _, s := range j.Sectors {
+			for _, m := range j.Metrics {
+				want, err := os.ReadFile(filepath.Join(ref, fileName(p, s, m)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := os.ReadFile(filepath.Join(small, fileName(p, s, m)))
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("%s %s: differs from the build with a ply's updates in a buffer (%v)", s, m, err)
+				}
+				n++
+			}
+		}
+	}
+	if want := map[int]int{6: 2, 7: 6}[maxPieces]; n != want {
+		t.Errorf("%d files compared, want %d", n, want)
+	}
+}

@@ -84,7 +84,7 @@ func sharedTablesFor(t testing.TB, p Params) *Tables {
 // 40 to 100 times; make test runs the whole package without it first.
 // A -run given on the command line wins.
 const raceTests = "^(TestSolveStandardCounts|TestPlacingVerify|TestBuildInterruptAndResume|" +
-	"TestPackedProbeAllocsAndConcurrency|TestProbeAllocsAndConcurrency|TestOpenChecksDataAtFirstUse|TestSetTables)$"
+	"TestPackedProbeAllocsAndConcurrency|TestProbeAllocsAndConcurrency|TestOpenChecksDataAtFirstUse|TestSetTables|TestUpdateBufferFills)$"
 
 func TestMain(m *testing.M) {
 	flag.Parse()

@@ -96,3 +96,74 @@ func BenchmarkScan(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBucketedUpdate is the alternative to BenchmarkRandomUpdate that
+// propagation blocking offers: the updates of a batch (a ply's, up to a
+// buffer's size) are first sorted by the region of cells they touch
+// (counting sort on the index's top bits, regions of 2^regionBits cells),
+// then applied region by region, prefetched as the solver's updater does.
+// batch/cells is the density: the updates per cell of the batch.
+func BenchmarkBucketedUpdate(b *testing.B) {
+	cells := boundCells(b)
+	n := uint64(len(cells))
+	for _, regionBits := range []int{16, 20, 24} {
+		for _, den := range []int{16, 128} {
+			batch := int(n) / den
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("region=%d/density=1:%d/threads=%d", regionBits, den, threads), func(b *testing.B) {
+					shift := 30 - regionBits // n is 2^30 cells: 2^shift regions
+					nb := 1 << shift
+					per := batch / threads
+					bufs := make([][2][]uint32, threads)
+					for t := range bufs {
+						bufs[t] = [2][]uint32{make([]uint32, per), make([]uint32, per)}
+					}
+					var wg sync.WaitGroup
+					b.ResetTimer()
+					for t := range threads {
+						wg.Add(1)
+						go func(seed uint64, count int, buf [2][]uint32) {
+							defer wg.Done()
+							x := seed
+							cnt := make([]int, nb+1)
+							for count > 0 {
+								m := min(count, per)
+								count -= m
+								clear(cnt)
+								raw := buf[0][:m]
+								for i := range raw {
+									x ^= x << 13
+									x ^= x >> 7
+									x ^= x << 17
+									j := uint32(x % n)
+									raw[i] = j
+									cnt[j>>regionBits+1]++
+								}
+								for k := 1; k <= nb; k++ {
+									cnt[k] += cnt[k-1]
+								}
+								out := buf[1][:m]
+								for _, j := range raw {
+									k := j >> regionBits
+									out[cnt[k]] = j
+									cnt[k]++
+								}
+								const queue = 32
+								for i, j := range out {
+									Prefetch(uintptr(unsafe.Pointer(&cells[j])))
+									if i >= queue {
+										atomic.AddUint32(&cells[out[i-queue]], 1)
+									}
+								}
+								for i := max(m-queue, 0); i < m; i++ {
+									atomic.AddUint32(&cells[out[i]], 1)
+								}
+							}
+						}(uint64(t)*0x9E3779B97F4A7C15+1, b.N/threads, bufs[t])
+					}
+					wg.Wait()
+				})
+			}
+		}
+	}
+}
