@@ -556,21 +556,40 @@ func (s *solver) retroRange(w *work, lo, hi uint32, k int, ub *updateBuf) int {
 	target := uint32(k + 1)
 	q := w.partner
 	ub.reserve(q.sec.size)
+	classes := q.sec.movers()
 	top := 0
 	var resolved, updates uint64
+	// A position's predecessors, and their movers' sets' colex ranks: the
+	// class of each is looked up in a table of up to 10 MB (setTable.info),
+	// prefetched for all of them before the first is read. A position has
+	// at most 144 predecessors: the pieces of the side that moved times the
+	// empty points, on 24 points.
+	var prevs [12 * 12]bb.Bitboard
+	var ranks [12 * 12]uint32
 	for i := lo; i < hi; i++ {
 		if atomic.LoadUint32(&w.cells[i])&valMask != target { // the partner may be this sector (MvM), updated meanwhile
 			continue
 		}
 		resolved++
 		mover, other := w.sec.decode(i)
+		n := 0
 		s.g.forEachUnmove(mover, other, func(prev bb.Bitboard) {
-			updates++
+			prevs[n] = prev
+			n++
+		})
+		for j, prev := range prevs[:n] {
+			ranks[j] = colex(prev)
+			memory.Prefetch(uintptr(unsafe.Pointer(&classes.info[ranks[j]])))
+		}
+		updates += uint64(n)
+		for _, r := range ranks[:n] {
 			if len(ub.raw) == cap(ub.raw) {
 				top = max(top, ub.apply(q, k))
 			}
-			ub.raw = append(ub.raw, q.sec.index(prev, mover))
-		})
+			e := classes.info[r]
+			ci := uint32(e >> 16)
+			ub.raw = append(ub.raw, q.sec.indexIn(ci, uint16(e), classes.sets[ci], mover))
+		}
 	}
 	s.scanned.Add(uint64(hi - lo))
 	s.resolved.Add(resolved)
