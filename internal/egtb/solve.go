@@ -285,14 +285,14 @@ func solvePair(ctx context.Context, j pairJob) ([][]byte, int, error) {
 	}
 	initStart := time.Now()
 	for i, w := range ws {
-		exits, err := s.exitLookup(w.sec)
+		exits, fast, err := s.exitLookup(w.sec)
 		if err != nil {
 			return nil, 0, err
 		}
 		for lo := st.initDone[i]; lo < w.sec.size; {
 			hi := lo + min(initSegment, w.sec.size-lo)
 			top, err := s.parallel(s.phase("init", w.sec), lo, hi, w.sec.size, func(a, b uint32) int {
-				return s.initRange(w, a, b, exits)
+				return s.initRange(w, a, b, exits, fast)
 			})
 			if err != nil {
 				return nil, 0, err
@@ -394,19 +394,42 @@ func (s *solver) parallelT(phase string, lo, hi, total uint32, f func(t int, lo,
 	return top, s.err()
 }
 
+// exitTable is the plain table the captures of a sector lead to, read
+// directly by the init pass (game.exits): one removal a capture, the
+// table's data in memory. zeroing: the DTZ count (solver.zeroing).
+type exitTable struct {
+	t       *table
+	zeroing bool
+}
+
+// exitScratch is an init goroutine's room for a position's captures
+// (initPosition with an exitTable): the mover's sets after them, and the
+// slots their removals lead to. Kept from one position to the next, so
+// that a position does not clear kilobytes of arrays.
+type exitScratch struct {
+	mills []bb.Bitboard
+	idx   []uint32
+}
+
 // exitLookup returns the look-up of the positions the captures of sec lead
-// to, in the smaller sectors, or an error naming a missing one.
-func (s *solver) exitLookup(sec *sector) (lookupFunc, error) {
+// to, in the smaller sectors, or an error naming a missing one; and the
+// exitTable that stands for it when one removal is due a capture and the
+// table the captures lead to is plain (nil otherwise).
+func (s *solver) exitLookup(sec *sector) (lookupFunc, *exitTable, error) {
 	var exitTab, exitTab2 *table
 	if sec.o-1 >= s.g.p.MinPieces {
 		if exitTab = s.look(sec.o-1, sec.m); exitTab == nil {
-			return nil, fmt.Errorf("egtb: sector %dv%d needs %dv%d, which is missing", sec.m, sec.o, sec.o-1, sec.m)
+			return nil, nil, fmt.Errorf("egtb: sector %dv%d needs %dv%d, which is missing", sec.m, sec.o, sec.o-1, sec.m)
 		}
 	}
 	if s.g.p.RemoveMultiple && sec.o-2 >= s.g.p.MinPieces {
 		if exitTab2 = s.look(sec.o-2, sec.m); exitTab2 == nil {
-			return nil, fmt.Errorf("egtb: sector %dv%d needs %dv%d, which is missing", sec.m, sec.o, sec.o-2, sec.m)
+			return nil, nil, fmt.Errorf("egtb: sector %dv%d needs %dv%d, which is missing", sec.m, sec.o, sec.o-2, sec.m)
 		}
+	}
+	var fast *exitTable
+	if !s.g.p.RemoveMultiple && (exitTab == nil || exitTab.pk == nil) {
+		fast = &exitTable{t: exitTab, zeroing: s.zeroing}
 	}
 	return func(mover, other bb.Bitboard) (Value, bool) {
 		t := exitTab
@@ -418,12 +441,12 @@ func (s *solver) exitLookup(sec *sector) (lookupFunc, error) {
 			v = zeroed(v)
 		}
 		return v, ok
-	}, nil
+	}, fast, nil
 }
 
 // initRange sets the slots [lo, hi) of w: tentative exit wins, immediate
 // losses and exits' values, the counters. It returns the highest ply it set.
-func (s *solver) initRange(w *work, lo, hi uint32, look lookupFunc) int {
+func (s *solver) initRange(w *work, lo, hi uint32, look lookupFunc, fast *exitTable) int {
 	sec := w.sec
 	g := s.g
 	others := setsOf(sec.o)
@@ -434,10 +457,16 @@ func (s *solver) initRange(w *work, lo, hi uint32, look lookupFunc) int {
 	movers := sec.movers()
 	mover := movers.sets[ci]
 	stabM := uint16(movers.info[colex(mover)])
+	var sc exitScratch
+	if fast != nil {
+		// A side's moves: its pieces times the empty points, at most 12·12
+		// on 24 points; with up to 12 removals each.
+		sc = exitScratch{mills: make([]bb.Bitboard, 0, 12*12), idx: make([]uint32, 0, 12*12*12)}
+	}
 	for i := lo; i < hi; i++ {
 		other := deposit(c, mover)
 		if stabM == 1 || sec.used(mover, other) {
-			v, n, ext := g.initPosition(mover, other, stabM, others, look)
+			v, n, ext := g.initPosition(mover, other, stabM, others, look, fast, &sc)
 			if n > 0xFF {
 				s.setErr(fmt.Errorf("egtb: sector %s: a move counter of %d does not fit a byte", sec.name(), n))
 				return top
@@ -493,8 +522,10 @@ func (s *solver) noteCounter(n int) {
 }
 
 // initPosition returns the starting value byte, the counter and the exit
-// byte of the position (mover, other), mover to move.
-func (g *game) initPosition(mover, other bb.Bitboard, stabM uint16, others *setTable, look lookupFunc) (val byte, n int, ext byte) {
+// byte of the position (mover, other), mover to move. With fast, the
+// captures' values are read by exits, prefetched, instead of by look, with
+// sc's room.
+func (g *game) initPosition(mover, other bb.Bitboard, stabM uint16, others *setTable, look lookupFunc, fast *exitTable, sc *exitScratch) (val byte, n int, ext byte) {
 	// Weights: 1 unless the other side's set has a symmetry.
 	var stabO uint16 = 1
 	if e := uint16(others.info[colex(other)]); e&(e-1) != 0 {
@@ -502,6 +533,10 @@ func (g *game) initPosition(mover, other bb.Bitboard, stabM uint16, others *setT
 	}
 	weighted := 0
 	best, hasExit := Value(0), false
+	var mills []bb.Bitboard // the mover's sets after its captures (fast)
+	if fast != nil {
+		mills = sc.mills[:0]
+	}
 	g.forEachAction(mover, other, func(m2 bb.Bitboard) {
 		if stabO == 1 {
 			weighted++
@@ -509,11 +544,18 @@ func (g *game) initPosition(mover, other bb.Bitboard, stabM uint16, others *setT
 			weighted += bits.OnesCount16(stabiliserWithin(m2, stabO))
 		}
 	}, func(m2 bb.Bitboard, n int) {
+		if fast != nil {
+			mills = append(mills, m2)
+			return
+		}
 		v, _ := g.afterMill(m2, other, n, look)
 		if !hasExit || v.Better(best) {
 			best, hasExit = v, true
 		}
 	})
+	if len(mills) > 0 {
+		best, hasExit = g.exits(mills, other, fast, sc.idx[:0]), true
+	}
 	if stabO != 1 {
 		sp := bits.OnesCount16(stabO & stabM)
 		if weighted%sp != 0 {
@@ -534,6 +576,50 @@ func (g *game) initPosition(mover, other bb.Bitboard, stabM uint16, others *setT
 		return 0, weighted, 0xFF
 	}
 	return 0, weighted, byte(best)
+}
+
+// exits returns what afterMill returns for the best of the captures that
+// leave the mover with the sets mills (one removal each), the opponent
+// holding other: the best over every capture and removal of the position
+// the removal leaves. Those positions lie at random in the exit table; their
+// look-ups are prefetched in two rounds (the removal's class entry, then
+// the table's byte) before any is read.
+func (g *game) exits(mills []bb.Bitboard, other bb.Bitboard, ex *exitTable, idx []uint32) Value {
+	rem := g.removable(other)
+	switch {
+	case rem == 0:
+		return 0 // nothing to remove (afterMill's unknown)
+	case other.Count()-1 < g.p.MinPieces:
+		return Win(1)
+	}
+	sec := ex.t.sec
+	classes := sec.movers()
+	var ranks [12]uint32 // the colex ranks of the opponent's sets after each removal
+	nr := 0
+	for t := rem; t != 0; nr++ {
+		ranks[nr] = colex(other &^ bb.Bit(t.PopFirst()))
+		memory.Prefetch(uintptr(unsafe.Pointer(&classes.info[ranks[nr]])))
+	}
+	for _, r := range ranks[:nr] {
+		e := classes.info[r]
+		ci := uint32(e >> 16)
+		for _, m2 := range mills {
+			i := sec.indexIn(ci, uint16(e), classes.sets[ci], m2)
+			memory.Prefetch(uintptr(unsafe.Pointer(&ex.t.data[i])))
+			idx = append(idx, i)
+		}
+	}
+	best := Value(0)
+	for j, i := range idx {
+		v := Value(ex.t.data[i])
+		if ex.zeroing {
+			v = zeroed(v)
+		}
+		if v = v.Parent(); j == 0 || v.Better(best) {
+			best = v
+		}
+	}
+	return best
 }
 
 // retroRange handles the slots of w in [lo, hi) resolved at ply k: every
