@@ -5,8 +5,10 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
+	"github.com/millengine/millengine/internal/memory"
 )
 
 // The index of a sector (m pieces for the side to move, o for the other side).
@@ -157,6 +159,22 @@ type setTable struct {
 	info []uint64
 }
 
+// class returns what info holds of the set whose colex rank is rank: the
+// number ci of its canonical set cm, and the mask of the symmetries that
+// map it onto cm.
+func (t *setTable) class(rank uint32) (ci uint32, mask uint16, cm bb.Bitboard) {
+	e := t.info[rank]
+	ci = uint32(e >> 16)
+	return ci, uint16(e), t.sets[ci]
+}
+
+// prefetchClass starts loading the info entry of the set of colex rank
+// rank, for a class look-up a little later (the solver's, which look up
+// many at random).
+func (t *setTable) prefetchClass(rank uint32) {
+	memory.Prefetch(uintptr(unsafe.Pointer(&t.info[rank])))
+}
+
 var (
 	setTables    [maxSetSize + 1]atomic.Pointer[setTable]
 	setTableOnce [maxSetSize + 1]sync.Once
@@ -267,10 +285,7 @@ func (s *sector) index(mover, other bb.Bitboard) uint32 {
 // onto cm. A caller that looks up many positions with one mover's set (egtb
 // verify) computes it once.
 func (s *sector) moverClass(mover bb.Bitboard) (ci uint32, mask uint16, cm bb.Bitboard) {
-	t := s.movers()
-	e := t.info[colex(mover)]
-	ci = uint32(e >> 16)
-	return ci, uint16(e), t.sets[ci]
+	return s.movers().class(colex(mover))
 }
 
 // indexIn is index for a mover of class (ci, mask, cm): the least image of

@@ -126,13 +126,15 @@ func (p *packed) byteAt(i uint64) (byte, bool) {
 		}
 		return w[i], true
 	}
-	u := p.hdr.unitShift()
-	return p.cache.byteAt(p, uint32(i>>u), uint32(i)&(1<<u-1))
+	return p.cache.byteAt(p, i)
 }
 
-// byteAt is the probe through the cache: byte off of unit u (a block, or a
-// ranked block's segment: packedHdr.unitShift) of table p.
-func (c *blockCache) byteAt(p *packed, u, off uint32) (byte, bool) {
+// byteAt is the probe through the cache: byte i of table p's plain data,
+// from the unit that holds it (a block, or a ranked block's segment:
+// packedHdr.unitShift).
+func (c *blockCache) byteAt(p *packed, i uint64) (byte, bool) {
+	unit := p.hdr.unitShift()
+	u, off := uint32(i>>unit), uint32(i)&(1<<unit-1)
 	key := uint64(p.id)<<32 | uint64(u) + 1
 	set := &c.sets[(key*0x9E3779B97F4A7C15)>>c.shift]
 	set.mu.Lock()
@@ -154,7 +156,6 @@ func (c *blockCache) byteAt(p *packed, u, off uint32) (byte, bool) {
 			victim = way
 		}
 	}
-	unit := p.hdr.unitShift()
 	blk := u >> (p.shift - unit)
 	if p.isBad(blk) {
 		set.mu.Unlock()
@@ -322,13 +323,14 @@ func (t *Tables) openPacked(path string, buf []byte, s SectorSpec, metric Metric
 	if err != nil {
 		return nil, err
 	}
-	c := t.caches[pk.hdr.unitShift()]
+	unit := pk.hdr.unitShift()
+	c := t.caches[unit]
 	if c == nil {
 		if t.caches == nil {
 			t.caches = map[uint8]*blockCache{}
 		}
-		c = newBlockCache(PackedCacheBytes, 1<<pk.hdr.unitShift())
-		t.caches[pk.hdr.unitShift()] = c
+		c = newBlockCache(PackedCacheBytes, 1<<unit)
+		t.caches[unit] = c
 	}
 	t.packedIDs++
 	pk.id, pk.cache, pk.noteBlock, pk.wholeOnProbe = t.packedIDs, c, t.noteDamaged, t.mode == openChecked || t.mode == openOnUse

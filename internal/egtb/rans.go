@@ -204,18 +204,12 @@ type ransCursor struct {
 	x, p, base uint32
 }
 
-// decodeTo decodes the first n bytes of src, a segment's code (of seg
-// bytes when decoded), into dst[:n]. A code that runs out is refused, and
-// so, when the segment is decoded whole, is one that ends with bytes left
-// or in a state other than the encoder's start.
-func (m *ransModel) decodeTo(dst, src []byte, n, seg int) ([]byte, error) {
-	var c ransCursor
-	return m.decodeMore(&c, dst[:0], src, n, seg)
-}
-
 // decodeMore decodes src, a segment's code, further: dst holds its first
 // len(dst) bytes, decoded before with c (the start, if dst is empty), and
-// gets the bytes up to n; c is left after them.
+// gets the bytes up to n; c is left after them. seg is the segment's
+// length when decoded. A code that runs out is refused, and so, when the
+// segment is decoded whole, is one that ends with bytes left or in a state
+// other than the encoder's start.
 func (m *ransModel) decodeMore(c *ransCursor, dst, src []byte, n, seg int) ([]byte, error) {
 	if len(src) < 4 || len(src)%2 != 0 {
 		return dst[:0], errRans

@@ -8,6 +8,14 @@ import (
 
 // ransData is a few kinds of segments: constant, two values in runs, a
 // skewed alphabet, every byte value.
+// decodeTo decodes the first n bytes of src, a segment's code (of seg
+// bytes when decoded), into dst[:n], from the segment's start: decodeMore
+// with a new cursor.
+func (m *ransModel) decodeTo(dst, src []byte, n, seg int) ([]byte, error) {
+	var c ransCursor
+	return m.decodeMore(&c, dst[:0], src, n, seg)
+}
+
 func ransData() [][]byte {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var out [][]byte

@@ -598,13 +598,12 @@ func (g *game) exits(mills []bb.Bitboard, other bb.Bitboard, ex *exitTable, idx 
 	nr := 0
 	for t := rem; t != 0; nr++ {
 		ranks[nr] = colex(other &^ bb.Bit(t.PopFirst()))
-		memory.Prefetch(uintptr(unsafe.Pointer(&classes.info[ranks[nr]])))
+		classes.prefetchClass(ranks[nr])
 	}
 	for _, r := range ranks[:nr] {
-		e := classes.info[r]
-		ci := uint32(e >> 16)
+		ci, mask, cm := classes.class(r)
 		for _, m2 := range mills {
-			i := sec.indexIn(ci, uint16(e), classes.sets[ci], m2)
+			i := sec.indexIn(ci, mask, cm, m2)
 			memory.Prefetch(uintptr(unsafe.Pointer(&ex.t.data[i])))
 			idx = append(idx, i)
 		}
@@ -665,16 +664,15 @@ func (s *solver) retroRange(w *work, lo, hi uint32, k int, ub *updateBuf) int {
 		})
 		for j, prev := range prevs[:n] {
 			ranks[j] = colex(prev)
-			memory.Prefetch(uintptr(unsafe.Pointer(&classes.info[ranks[j]])))
+			classes.prefetchClass(ranks[j])
 		}
 		updates += uint64(n)
 		for _, r := range ranks[:n] {
 			if len(ub.raw) == cap(ub.raw) {
 				top = max(top, ub.apply(q, k))
 			}
-			e := classes.info[r]
-			ci := uint32(e >> 16)
-			ub.raw = append(ub.raw, q.sec.indexIn(ci, uint16(e), classes.sets[ci], mover))
+			ci, mask, cm := classes.class(r)
+			ub.raw = append(ub.raw, q.sec.indexIn(ci, mask, cm, mover))
 		}
 	}
 	s.scanned.Add(uint64(hi - lo))
