@@ -103,6 +103,12 @@ func BenchmarkScan(b *testing.B) {
 // (counting sort on the index's top bits, regions of 2^regionBits cells),
 // then applied region by region, prefetched as the solver's updater does.
 // batch/cells is the density: the updates per cell of the batch.
+//
+// With op=plain (regions of 2^20 cells only) the updates are plain
+// read-modify-writes instead of atomic ones, each goroutine's updates in
+// regions of its own (region ≡ goroutine mod goroutines), as they may be
+// when every thread applies the regions it owns of all the threads'
+// buffers, with no scan running meanwhile: what the atomic operation costs.
 func BenchmarkBucketedUpdate(b *testing.B) {
 	cells := boundCells(b)
 	n := uint64(len(cells))
@@ -110,59 +116,78 @@ func BenchmarkBucketedUpdate(b *testing.B) {
 		for _, den := range []int{16, 128} {
 			batch := int(n) / den
 			for _, threads := range []int{1, 2} {
-				b.Run(fmt.Sprintf("region=%d/density=1:%d/threads=%d", regionBits, den, threads), func(b *testing.B) {
-					shift := 30 - regionBits // n is 2^30 cells: 2^shift regions
-					nb := 1 << shift
-					per := batch / threads
-					bufs := make([][2][]uint32, threads)
-					for t := range bufs {
-						bufs[t] = [2][]uint32{make([]uint32, per), make([]uint32, per)}
+				for _, plain := range []bool{false, true} {
+					name := fmt.Sprintf("region=%d/density=1:%d/threads=%d", regionBits, den, threads)
+					if plain {
+						if regionBits != 20 {
+							continue
+						}
+						name += "/op=plain"
 					}
-					var wg sync.WaitGroup
-					b.ResetTimer()
-					for t := range threads {
-						wg.Add(1)
-						go func(seed uint64, count int, buf [2][]uint32) {
-							defer wg.Done()
-							x := seed
-							cnt := make([]int, nb+1)
-							for count > 0 {
-								m := min(count, per)
-								count -= m
-								clear(cnt)
-								raw := buf[0][:m]
-								for i := range raw {
-									x ^= x << 13
-									x ^= x >> 7
-									x ^= x << 17
-									j := uint32(x % n)
-									raw[i] = j
-									cnt[j>>regionBits+1]++
-								}
-								for k := 1; k <= nb; k++ {
-									cnt[k] += cnt[k-1]
-								}
-								out := buf[1][:m]
-								for _, j := range raw {
-									k := j >> regionBits
-									out[cnt[k]] = j
-									cnt[k]++
-								}
-								const queue = 32
-								for i, j := range out {
-									Prefetch(uintptr(unsafe.Pointer(&cells[j])))
-									if i >= queue {
-										atomic.AddUint32(&cells[out[i-queue]], 1)
+					b.Run(name, func(b *testing.B) {
+						shift := 30 - regionBits // n is 2^30 cells: 2^shift regions
+						nb := 1 << shift
+						per := batch / threads
+						bufs := make([][2][]uint32, threads)
+						for t := range bufs {
+							bufs[t] = [2][]uint32{make([]uint32, per), make([]uint32, per)}
+						}
+						var wg sync.WaitGroup
+						b.ResetTimer()
+						for t := range threads {
+							wg.Add(1)
+							go func(t int, seed uint64, count int, buf [2][]uint32) {
+								defer wg.Done()
+								x := seed
+								cnt := make([]int, nb+1)
+								for count > 0 {
+									m := min(count, per)
+									count -= m
+									clear(cnt)
+									raw := buf[0][:m]
+									for i := range raw {
+										x ^= x << 13
+										x ^= x >> 7
+										x ^= x << 17
+										j := uint32(x % n)
+										if plain { // into a region of this goroutine's
+											j = j&^(uint32(threads-1)<<regionBits) | uint32(t)<<regionBits
+										}
+										raw[i] = j
+										cnt[j>>regionBits+1]++
+									}
+									for k := 1; k <= nb; k++ {
+										cnt[k] += cnt[k-1]
+									}
+									out := buf[1][:m]
+									for _, j := range raw {
+										k := j >> regionBits
+										out[cnt[k]] = j
+										cnt[k]++
+									}
+									const queue = 32
+									add := func(j uint32) { // inlined: the branch is always taken one way
+										if plain {
+											cells[j]++
+										} else {
+											atomic.AddUint32(&cells[j], 1)
+										}
+									}
+									for i, j := range out {
+										Prefetch(uintptr(unsafe.Pointer(&cells[j])))
+										if i >= queue {
+											add(out[i-queue])
+										}
+									}
+									for i := max(m-queue, 0); i < m; i++ {
+										add(out[i])
 									}
 								}
-								for i := max(m-queue, 0); i < m; i++ {
-									atomic.AddUint32(&cells[out[i]], 1)
-								}
-							}
-						}(uint64(t)*0x9E3779B97F4A7C15+1, b.N/threads, bufs[t])
-					}
-					wg.Wait()
-				})
+							}(t, uint64(t)*0x9E3779B97F4A7C15+1, b.N/threads, bufs[t])
+						}
+						wg.Wait()
+					})
+				}
 			}
 		}
 	}
