@@ -55,7 +55,7 @@ func TestTasks(t *testing.T) {
 
 func TestReadTimes(t *testing.T) {
 	got, err := readTimes(strings.NewReader(defaultTimes))
-	if err != nil || len(got) != 28 || got["3v3"] != 1 || got["5v8"] != 357 || got["8v8"] != 2445 {
+	if err != nil || len(got) != 28 || got["3v3"] != 0.7 || got["5v8"] != 207.2 || got["8v8"] != 329.3 {
 		t.Errorf("times.tsv: %d times, %v", len(got), err)
 	}
 	if _, err := tasks(egtb.Standard, egtb.Standard.Plan(egtb.MaxPieces), got, 1e6); err != nil {
