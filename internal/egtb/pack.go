@@ -430,7 +430,7 @@ func rankedModel(m Metric, data []byte, bs, seg int) *ransModel {
 			c.add(b[s:min(s+seg, len(b))])
 		}
 	}
-	return newRansModel(&c, ransScale, rModels)
+	return newRansModel(&c, packScale, rModels)
 }
 
 // encodeRanked appends the ranked code of the transformed block t to dst:

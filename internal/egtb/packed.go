@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/millengine/millengine/internal/memory"
 )
@@ -135,6 +136,11 @@ func (p *packed) byteAt(i uint64) (byte, bool) {
 func (c *blockCache) byteAt(p *packed, i uint64) (byte, bool) {
 	unit := p.hdr.unitShift()
 	u, off := uint32(i>>unit), uint32(i)&(1<<unit-1)
+	if blk := u >> (p.shift - unit); int(blk) < len(p.ix) {
+		// A miss reads the block's index entry: it comes in while the
+		// cache's set is looked at (a set among thousands, itself a miss).
+		memory.Prefetch(uintptr(unsafe.Pointer(&p.ix[blk])))
+	}
 	key := uint64(p.id)<<32 | uint64(u) + 1
 	set := &c.sets[(key*0x9E3779B97F4A7C15)>>c.shift]
 	set.mu.Lock()

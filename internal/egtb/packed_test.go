@@ -671,8 +671,8 @@ func TestPackCodecs(t *testing.T) {
 	needsSevenPieces(t)
 	plain, _ := packedGame(t)
 	pl := packedTable(t, packDir, SectorSpec{M: 3, O: 4}, DTZ)
-	if pl.hdr.codec != codecRanked || pl.hdr.segShift != 8 {
-		t.Fatalf("the default codec %d, segments of 2^%d", pl.hdr.codec, pl.hdr.segShift)
+	if pl.hdr.codec != codecRanked || pl.hdr.segShift != 8 || pl.model.scale != packScale {
+		t.Fatalf("the default codec %d, segments of 2^%d, model scale %d", pl.hdr.codec, pl.hdr.segShift, pl.model.scale)
 	}
 	for _, c := range []struct {
 		name  string

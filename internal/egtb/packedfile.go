@@ -8,9 +8,12 @@ import (
 	"hash/crc32"
 	"math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/millengine/millengine/internal/memory"
 )
 
 // The packed file of one table (".egtbz", beside the plain ".egtb" of the
@@ -367,7 +370,9 @@ func decodeSegment(b *blockCodec, ix []uint64, data []byte, i uint32, k, n, upto
 	if len(src) == n {
 		return append(dst[:0], src[lo:hi]...), nil
 	}
-	code, err := segmentCode(src, k, (n+1<<b.segShift-1)>>b.segShift)
+	nseg := (n + 1<<b.segShift - 1) >> b.segShift
+	prefetchSegment(src, k, nseg)
+	code, err := segmentCode(src, k, nseg)
 	if err != nil {
 		return dst[:0], err
 	}
@@ -379,6 +384,20 @@ func decodeSegment(b *blockCodec, ix []uint64, data []byte, i uint32, k, n, upto
 		return dst[:0], fmt.Errorf("segment %d %v", k, err)
 	}
 	return out, nil
+}
+
+// prefetchSegment starts loading the lines where segment k of a ranked
+// block's stored bytes (nseg segments) likely lies, had every segment the
+// same length, so that they come in while the segments' offsets are read
+// (two misses at once instead of one after the other).
+func prefetchSegment(src []byte, k, nseg int) {
+	head := 2 * (nseg - 1)
+	if len(src) <= head {
+		return
+	}
+	at := head + k*(len(src)-head)/nseg
+	memory.Prefetch(uintptr(unsafe.Pointer(&src[at])))
+	memory.Prefetch(uintptr(unsafe.Pointer(&src[min(at+64, len(src)-1)])))
 }
 
 // segmentCode is the code of segment k of a ranked block's stored bytes
