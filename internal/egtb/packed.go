@@ -136,7 +136,8 @@ func (p *packed) byteAt(i uint64) (byte, bool) {
 func (c *blockCache) byteAt(p *packed, i uint64) (byte, bool) {
 	unit := p.hdr.unitShift()
 	u, off := uint32(i>>unit), uint32(i)&(1<<unit-1)
-	if blk := u >> (p.shift - unit); int(blk) < len(p.ix) {
+	blk := u >> (p.shift - unit)
+	if int(blk) < len(p.ix) {
 		// A miss reads the block's index entry: it comes in while the
 		// cache's set is looked at (a set among thousands, itself a miss).
 		memory.Prefetch(uintptr(unsafe.Pointer(&p.ix[blk])))
@@ -162,7 +163,6 @@ func (c *blockCache) byteAt(p *packed, i uint64) (byte, bool) {
 			victim = way
 		}
 	}
-	blk := u >> (p.shift - unit)
 	if p.isBad(blk) {
 		set.mu.Unlock()
 		return 0, false

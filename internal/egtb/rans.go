@@ -32,11 +32,9 @@ const (
 	ransScale = 10      // the frequencies sum to at most 1<<ransScale (10 bits)
 	// packScale is the scale egtb pack gives its models: 9 bits keep the
 	// decoder's table at 16 KB (8 tables of 512 slots), which stays in a
-	// core's caches between probes better than 10 bits' 32 KB. On the
-	// moving phase's 11- and 12-piece tables: files 3.1 % larger (194.2 MB
-	// against 188.3 MB), a probe that misses the block cache 2,537 ns
-	// against 2,671 ns at the medians of five runs (2,028 ns with the
-	// prefetches of blockCache.byteAt and decodeSegment).
+	// core's caches between probes better than 10 bits' 32 KB, for files
+	// a few per cent larger (measured in docs/tables.md, "Scale 9 and two
+	// prefetches"). The decoder takes any scale up to ransScale.
 	packScale = 9
 )
 

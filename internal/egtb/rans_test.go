@@ -6,8 +6,6 @@ import (
 	"testing"
 )
 
-// ransData is a few kinds of segments: constant, two values in runs, a
-// skewed alphabet, every byte value.
 // decodeTo decodes the first n bytes of src, a segment's code (of seg
 // bytes when decoded), into dst[:n], from the segment's start: decodeMore
 // with a new cursor.
@@ -16,6 +14,8 @@ func (m *ransModel) decodeTo(dst, src []byte, n, seg int) ([]byte, error) {
 	return m.decodeMore(&c, dst[:0], src, n, seg)
 }
 
+// ransData is a few kinds of segments: constant, two values in runs, a
+// skewed alphabet, every byte value.
 func ransData() [][]byte {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var out [][]byte

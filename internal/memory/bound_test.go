@@ -111,84 +111,99 @@ func BenchmarkScan(b *testing.B) {
 // buffers, with no scan running meanwhile: what the atomic operation costs.
 func BenchmarkBucketedUpdate(b *testing.B) {
 	cells := boundCells(b)
-	n := uint64(len(cells))
 	for _, regionBits := range []int{16, 20, 24} {
 		for _, den := range []int{16, 128} {
-			batch := int(n) / den
 			for _, threads := range []int{1, 2} {
 				for _, plain := range []bool{false, true} {
+					if plain && regionBits != 20 {
+						continue
+					}
 					name := fmt.Sprintf("region=%d/density=1:%d/threads=%d", regionBits, den, threads)
 					if plain {
-						if regionBits != 20 {
-							continue
-						}
 						name += "/op=plain"
 					}
-					b.Run(name, func(b *testing.B) {
-						shift := 30 - regionBits // n is 2^30 cells: 2^shift regions
-						nb := 1 << shift
-						per := batch / threads
-						bufs := make([][2][]uint32, threads)
-						for t := range bufs {
-							bufs[t] = [2][]uint32{make([]uint32, per), make([]uint32, per)}
-						}
-						var wg sync.WaitGroup
-						b.ResetTimer()
-						for t := range threads {
-							wg.Add(1)
-							go func(t int, seed uint64, count int, buf [2][]uint32) {
-								defer wg.Done()
-								x := seed
-								cnt := make([]int, nb+1)
-								for count > 0 {
-									m := min(count, per)
-									count -= m
-									clear(cnt)
-									raw := buf[0][:m]
-									for i := range raw {
-										x ^= x << 13
-										x ^= x >> 7
-										x ^= x << 17
-										j := uint32(x % n)
-										if plain { // into a region of this goroutine's
-											j = j&^(uint32(threads-1)<<regionBits) | uint32(t)<<regionBits
-										}
-										raw[i] = j
-										cnt[j>>regionBits+1]++
-									}
-									for k := 1; k <= nb; k++ {
-										cnt[k] += cnt[k-1]
-									}
-									out := buf[1][:m]
-									for _, j := range raw {
-										k := j >> regionBits
-										out[cnt[k]] = j
-										cnt[k]++
-									}
-									const queue = 32
-									add := func(j uint32) { // inlined: the branch is always taken one way
-										if plain {
-											cells[j]++
-										} else {
-											atomic.AddUint32(&cells[j], 1)
-										}
-									}
-									for i, j := range out {
-										Prefetch(uintptr(unsafe.Pointer(&cells[j])))
-										if i >= queue {
-											add(out[i-queue])
-										}
-									}
-									for i := max(m-queue, 0); i < m; i++ {
-										add(out[i])
-									}
-								}
-							}(t, uint64(t)*0x9E3779B97F4A7C15+1, b.N/threads, bufs[t])
-						}
-						wg.Wait()
-					})
+					c := bucketed{cells: cells, regionBits: regionBits, batch: len(cells) / den, threads: threads, plain: plain}
+					b.Run(name, c.run)
 				}
 			}
 		}
+	}
+}
+
+// bucketed is one case of BenchmarkBucketedUpdate.
+type bucketed struct {
+	cells      []uint32 // 2^30 cells
+	regionBits int
+	batch      int // the updates sorted at once, all goroutines together
+	threads    int
+	plain      bool
+}
+
+// run makes b.N updates over the goroutines: ns/op is the wall time per
+// update, all goroutines together.
+func (c bucketed) run(b *testing.B) {
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for t := range c.threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.worker(t, uint64(t)*0x9E3779B97F4A7C15+1, b.N/c.threads)
+		}()
+	}
+	wg.Wait()
+}
+
+// worker is goroutine t's share: count updates at random (xorshift from
+// seed), sorted and applied a batch at a time.
+func (c bucketed) worker(t int, seed uint64, count int) {
+	n := uint64(len(c.cells))
+	nb := 1 << (30 - c.regionBits) // n is 2^30 cells: 2^(30-regionBits) regions
+	per := c.batch / c.threads
+	raw, out := make([]uint32, per), make([]uint32, per)
+	cnt := make([]int, nb+1)
+	x := seed
+	for count > 0 {
+		m := min(count, per)
+		count -= m
+		clear(cnt)
+		for i := range raw[:m] {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			j := uint32(x % n)
+			if c.plain { // into a region of this goroutine's
+				j = j&^(uint32(c.threads-1)<<c.regionBits) | uint32(t)<<c.regionBits
+			}
+			raw[i] = j
+			cnt[j>>c.regionBits+1]++
+		}
+		for k := 1; k <= nb; k++ {
+			cnt[k] += cnt[k-1]
+		}
+		for _, j := range raw[:m] {
+			k := j >> c.regionBits
+			out[cnt[k]] = j
+			cnt[k]++
+		}
+		const queue = 32
+		for i, j := range out[:m] {
+			Prefetch(uintptr(unsafe.Pointer(&c.cells[j])))
+			if i >= queue {
+				c.add(out[i-queue])
+			}
+		}
+		for i := max(m-queue, 0); i < m; i++ {
+			c.add(out[i])
+		}
+	}
+}
+
+// add makes one update, atomic unless the case is plain.
+func (c bucketed) add(j uint32) {
+	if c.plain {
+		c.cells[j]++
+	} else {
+		atomic.AddUint32(&c.cells[j], 1)
 	}
 }
