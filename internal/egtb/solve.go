@@ -366,7 +366,8 @@ func (s *solver) phase(step string, sec *sector) string {
 const chunk = 1 << 14
 
 // parallel runs f over [lo, hi) in chunks on s.threads goroutines, reporting
-// progress under phase as slots done of total (lo counts as done). f
+// progress under phase as slots done of total (lo counts as done), at
+// least once, when the range is done. f
 // returns the highest ply it wrote.
 func (s *solver) parallel(phase string, lo, hi, total uint32, f func(lo, hi uint32) int) (int, error) {
 	return s.parallelT(phase, lo, hi, total, func(_ int, lo, hi uint32) int { return f(lo, hi) })
@@ -400,6 +401,11 @@ func (s *solver) parallelT(phase string, lo, hi, total uint32, f func(t int, lo,
 		}(t)
 	}
 	wg.Wait()
+	if s.err() == nil {
+		// The range's end, reported by the caller: goroutine 0 may have
+		// had none of its chunks (a range of one chunk), or not the last.
+		s.prog(phase, uint64(hi), uint64(total))
+	}
 	top := 0
 	for _, h := range his {
 		top = max(top, h)
