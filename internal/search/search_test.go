@@ -509,3 +509,36 @@ func TestContemptIsOffForAnalysis(t *testing.T) {
 		}
 	}
 }
+
+// Reverse futility pruning is on only in a search for one line: the
+// searches that score every root action (MultiPV, the levels, the
+// policies' opponent model) and the exact tests go without it.
+func TestFutilityOnlyForOneLine(t *testing.T) {
+	g := testkit.Game(t, testkit.Rules(t, "nine-mens-morris"), "@@@@**O*/*O*O@@O*/*OO***@* w p p 6 2 7 2 0 0 0 0 0 0 0 0 8")
+	for _, c := range []struct {
+		name    string
+		multiPV int
+		exact   bool
+		want    bool
+	}{
+		{"one line", 1, false, true},
+		{"MultiPV 3", 3, false, false},
+		{"exact", 1, true, false},
+	} {
+		e := New(4)
+		e.testExact = c.exact
+		o := e.Options()
+		o.MultiPV, o.Threads = c.multiPV, 1
+		e.SetOptions(o)
+		e.Search(g, Limits{Depth: 4}, nil)
+		if got := e.workers[0].futility; got != c.want {
+			t.Errorf("%s: futility %v, want %v", c.name, got, c.want)
+		}
+	}
+	e := New(4)
+	moves := rootMoves(g, nil)
+	e.replyScores(g, 3, moves)
+	if e.workers[0].futility {
+		t.Errorf("replyScores searched with futility pruning")
+	}
+}

@@ -33,6 +33,15 @@ const (
 	maxLineExtensions = 6
 )
 
+// Reverse futility pruning (search, step 4b) applies up to futilityDepth
+// plies from the horizon, with futilityMargin (a piece is 100) a ply. Both
+// were chosen by games (docs/strength.md, 2026-11-29): depth 3 with 40 a
+// ply halved the time to depth in late placing and lost Elo.
+const (
+	futilityDepth  = 2
+	futilityMargin = 60
+)
+
 // mustSlide reports whether the side to move of p has to slide: it is the
 // moving phase, no removal is pending and the side does not fly.
 func mustSlide(r *rules.Rules, p *position.Position) bool {
@@ -62,6 +71,7 @@ type worker struct {
 	// pieces in hand are probed too.
 	placingTables bool
 	testExact     bool   // no reductions, table cutoffs only at equal depth (tests)
+	futility      bool   // reverse futility pruning: a search for one line (not tests, levels or the policies' scores of every action)
 	draw          [2]int // the score of a draw for each colour to move (the run's Contempt)
 	stop          *atomic.Bool
 	stack         [MaxPly + 2]frame
@@ -112,6 +122,7 @@ func (w *worker) start(s *searchRun, g *position.Game, order []position.Move, no
 	w.tables = s.tables
 	w.placingTables = s.tables.HasPlacing()
 	w.testExact = e.testExact
+	w.futility = !e.testExact && s.opts.MultiPV == 1
 	w.draw = s.draw
 	w.stop = &e.stop
 	w.stack[0] = frame{pos: g.Pos}
@@ -370,7 +381,8 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	// then look the position up in the table: its bucket was prefetched
 	// when the move leading here was made and arrives meanwhile. A deep
 	// enough entry ends a non-PV node before any action is generated.
-	if f.ext < maxLineExtensions && mustSlide(w.r, p) && movegen.Count(w.r, p) <= crampedSlides {
+	cramped := mustSlide(w.r, p) && movegen.Count(w.r, p) <= crampedSlides
+	if cramped && f.ext < maxLineExtensions {
 		depth++
 		f.ext++
 	}
@@ -383,6 +395,17 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 				w.horizon = true
 				return v
 			}
+		}
+	}
+	// Step 4b. Reverse futility: a shallow node whose static score beats
+	// beta by a margin a ply is taken to keep its score with one of its
+	// actions. Not at PV nodes, not with a removal to choose, not for a
+	// cramped slider (a blockade is what the static score misses) and not
+	// where the window holds a proven result.
+	if w.futility && !pvNode && depth <= futilityDepth && !cramped && p.Action() != position.Remove &&
+		beta < ValueTBBand && beta > -ValueTBBand {
+		if ev := w.evaluate(p); ev-futilityMargin*depth >= beta {
+			return ev
 		}
 	}
 	// The ply's own picker: a local one would be zeroed at every node.
