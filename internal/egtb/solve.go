@@ -72,8 +72,8 @@ type work struct {
 	// set once a slot of the chunk took ply k, so that the retrograde pass
 	// skips the chunks without a slot of its ply instead of reading them (a
 	// hint: a set bit may stand for a ply 256 plies away). Pairs run to 189
-	// plies; with a bit for each ply mod 64, 6v6's 106 plies read 7,071 M
-	// cells, and 3,841 M with bits mod 256.
+	// plies, so bits mod 64 often stood for other plies (docs/tables.md
+	// gives the cells read either way).
 	plies   []uint64
 	free    func() // releases cells (huge-page memory outside the Go heap)
 	partner *work  // the sector of the opponent's positions: (o, m)
@@ -366,9 +366,8 @@ func (s *solver) phase(step string, sec *sector) string {
 const chunk = 1 << 14
 
 // parallel runs f over [lo, hi) in chunks on s.threads goroutines, reporting
-// progress under phase as slots done of total (lo counts as done), at
-// least once, when the range is done. f
-// returns the highest ply it wrote.
+// progress under phase as slots done of total (lo counts as done), the last
+// time when the range is done. f returns the highest ply it wrote.
 func (s *solver) parallel(phase string, lo, hi, total uint32, f func(lo, hi uint32) int) (int, error) {
 	return s.parallelT(phase, lo, hi, total, func(_ int, lo, hi uint32) int { return f(lo, hi) })
 }

@@ -536,8 +536,7 @@ func TestFutilityOnlyForOneLine(t *testing.T) {
 		}
 	}
 	e := New(4)
-	moves := rootMoves(g, nil)
-	e.replyScores(g, 3, moves)
+	e.replyScores(g, 3, nil)
 	if e.workers[0].futility {
 		t.Errorf("replyScores searched with futility pruning")
 	}
