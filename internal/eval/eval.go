@@ -111,35 +111,36 @@ type Term struct {
 // features are the raw counts of one side, by feature.
 type features [NumFeatures]int
 
-func stageOf(r *rules.Rules, p *position.Position, c position.Color) Stage {
-	if p.InHand(c) > 0 {
-		return StagePlacing
-	}
-	if p.CanFly(r, c) {
-		return StageFlying
-	}
-	return StageMoving
-}
-
 // collectBoth gathers the features of both sides in one pass over the pieces
-// and one over the lines.
-func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
+// and one over the lines, and returns each side's stage (its weight set).
+func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) (stages [2]Stage) {
 	t := r.Topology()
 	empty := p.Empty()
 	var own [2]bb.Bitboard
 	var reach [2]bb.Bitboard
-	var nbs [2]bb.Bitboard           // the points next to each side's pieces
-	var slides [2]bool               // the side moves by sliding (not placing, not flying)
-	nearEmpty := t.Neighbours(empty) // the points with an empty neighbour
+	var nbs [2]bb.Bitboard                       // the points next to each side's pieces
+	var slides [2]bool                           // the side moves by sliding (not placing, not flying)
+	var fly [2]bool                              // the side flies
+	nearEmpty, nearTwo, _ := t.NearCounts(empty) // the points with one, two empty neighbours
 	for c := position.Color(0); c < 2; c++ {
 		o := p.Pieces(c)
 		own[c] = o
 		fc := &f[c]
-		fc[Piece] = p.OnBoard(c) + p.InHand(c)
+		hand := p.InHand(c)
+		fc[Piece] = p.OnBoard(c) + hand
 		if pr := p.PendingRemovals(c); pr > 0 {
 			fc[Pending] = pr
 		}
-		slides[c] = p.InHand(c) == 0 && !p.CanFly(r, c)
+		fly[c] = p.CanFly(r, c)
+		switch {
+		case hand > 0:
+			stages[c] = StagePlacing
+		case fly[c]:
+			stages[c] = StageFlying
+		default:
+			stages[c] = StageMoving
+			slides[c] = true
+		}
 		// Per piece: its empty neighbours, whether it has none, its lines
 		// and neighbours; summed over the set at once.
 		fc[Mobility] = t.Links(o, empty)
@@ -154,7 +155,7 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 		}
 	}
 	for c := position.Color(0); c < 2; c++ {
-		if p.CanFly(r, c) {
+		if fly[c] {
 			continue // a flying side cannot be blockaded
 		}
 		fc := &f[c]
@@ -162,7 +163,7 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 		fc[Private] = (exits &^ nbs[c^1]).Count()
 		// While placing, each piece in hand can still open exits.
 		fc[Cramped] = cramp(exits.Count() + p.InHand(c))
-		fc[LastExit] = lastExitPieces(t, own[c], empty)
+		fc[LastExit] = lastExitPieces(t, own[c], empty, nearEmpty, nearTwo)
 	}
 	lineFeatures(t, own, reach, slides, empty, f)
 	if f[0][ReachTwo] >= 2 {
@@ -171,6 +172,7 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) {
 	if f[1][ReachTwo] >= 2 {
 		f[1][DoubleThreat] = 1
 	}
+	return stages
 }
 
 // lineFeatures adds up the features of the lines that hold pieces of one
@@ -201,20 +203,17 @@ func lineFeatures(t *bb.Topology, own, reach [2]bb.Bitboard, slides [2]bool, emp
 		cAbove := cfree & at & below &^ above
 		cFull := cfree & at & below & above
 		fc := &f[c]
-		fc[OpenTwo] += (rMid | rPrev | rNext).Count() + (cMid | cBelow | cAbove).Count()
+		twos := (rMid | rPrev | rNext).Count() + (cMid | cBelow | cAbove).Count()
+		fc[OpenTwo] += twos
 		// The holes: a middle has two of the line's pieces next to it,
 		// an end one.
-		holesMid := [2]bb.Bitboard{rMid, cMid}
-		holesEnd := [4]bb.Bitboard{bb.RingPrev(rPrev), bb.RingNext(rNext), cBelow >> 8, cAbove << 8}
+		endPrev, endNext, endBelow, endAbove := bb.RingPrev(rPrev), bb.RingNext(rNext), cBelow>>8, cAbove<<8
 		r := reach[c]
 		if slides[c] {
 			_, two, three := t.NearCounts(o)
-			for _, h := range holesMid {
-				fc[ReachTwo] += (h & r & three).Count()
-			}
-			for _, h := range holesEnd {
-				fc[ReachTwo] += (h & r & two).Count()
-			}
+			r3, r2 := r&three, r&two
+			fc[ReachTwo] += (rMid & r3).Count() + (cMid & r3).Count() +
+				(endPrev & r2).Count() + (endNext & r2).Count() + (endBelow & r2).Count() + (endAbove & r2).Count()
 			for m := rFull; m != 0; {
 				b := bb.Bit(m.PopFirst())
 				if runningMill(t, b|bb.RingNext(b)|bb.RingPrev(b), o, empty) {
@@ -227,13 +226,12 @@ func lineFeatures(t *bb.Topology, own, reach [2]bb.Bitboard, slides [2]bool, emp
 					fc[RunningMill]++
 				}
 			}
+		} else if holes := rMid | cMid | endPrev | endNext | endBelow | endAbove; holes&^r == 0 {
+			// Every hole is reachable (none is a marked point): one a line.
+			fc[ReachTwo] += twos
 		} else {
-			for _, h := range holesMid {
-				fc[ReachTwo] += (h & r).Count()
-			}
-			for _, h := range holesEnd {
-				fc[ReachTwo] += (h & r).Count()
-			}
+			fc[ReachTwo] += (rMid & r).Count() + (cMid & r).Count() +
+				(endPrev & r).Count() + (endNext & r).Count() + (endBelow & r).Count() + (endAbove & r).Count()
 		}
 	}
 }
@@ -241,21 +239,34 @@ func lineFeatures(t *bb.Topology, own, reach [2]bb.Bitboard, slides [2]bool, emp
 // lastExitPieces counts the pieces of own whose group (own pieces linked
 // by adjacency) has exactly one empty neighbour: one opposing piece there
 // blocks the whole group. Such a group holds only pieces with at most one
-// empty neighbour, so only groups of those are grown.
-func lastExitPieces(t *bb.Topology, own, empty bb.Bitboard) int {
-	cand := own &^ t.NearTwo(empty)
-	n := 0
-	for rest := cand; rest != 0; {
-		group := bb.Bit(rest.First())
-		for {
-			grow := t.Neighbours(group) & own &^ group
-			if grow == 0 {
-				break
-			}
+// empty neighbour (not in nearTwo, the points with two or more), so the
+// groups are grown among those candidates alone: a group that reaches a
+// piece with more exits is dropped whole first, a candidate standing alone
+// counts when it has its one exit (in near, the points next to an empty
+// one), and only what is left is grown group by group. It is the costliest
+// part of the evaluation on a crowded board.
+func lastExitPieces(t *bb.Topology, own, empty, near, nearTwo bb.Bitboard) int {
+	cand := own &^ nearTwo
+	if cand == 0 {
+		return 0
+	}
+	drop := cand & t.Neighbours(own&^cand)
+	for grow := drop; grow != 0; {
+		grow = t.Neighbours(grow) & cand &^ drop
+		drop |= grow
+	}
+	cand &^= drop
+	alone := cand &^ t.Neighbours(cand)
+	n := (alone & near).Count()
+	cand &^= alone
+	for cand != 0 {
+		group := bb.Bit(cand.First())
+		for grow := group; grow != 0; {
+			grow = t.Neighbours(grow) & cand &^ group
 			group |= grow
 		}
-		rest &^= group
-		if group&^cand == 0 && (t.Neighbours(group)&empty).Count() == 1 {
+		cand &^= group
+		if (t.Neighbours(group) & empty).Count() == 1 {
 			n += group.Count()
 		}
 	}
@@ -297,8 +308,8 @@ func Evaluate(r *rules.Rules, p *position.Position) int {
 // EvaluateWith evaluates with the given weights.
 func EvaluateWith(prm *Params, r *rules.Rules, p *position.Position) int {
 	var f [2]features
-	collectBoth(r, p, &f)
-	v := score(&prm.W[stageOf(r, p, position.White)], &f[0]) - score(&prm.W[stageOf(r, p, position.Black)], &f[1])
+	st := collectBoth(r, p, &f)
+	v := score(&prm.W[st[0]], &f[0]) - score(&prm.W[st[1]], &f[1])
 	if p.SideToMove() == position.Black {
 		v = -v
 	}
@@ -311,8 +322,8 @@ func EvaluateWith(prm *Params, r *rules.Rules, p *position.Position) int {
 func Trace(r *rules.Rules, p *position.Position) ([]Term, int) {
 	prm := &DefaultParams
 	var f [2]features
-	collectBoth(r, p, &f)
-	w := [2]*Weights{&prm.W[stageOf(r, p, position.White)], &prm.W[stageOf(r, p, position.Black)]}
+	st := collectBoth(r, p, &f)
+	w := [2]*Weights{&prm.W[st[0]], &prm.W[st[1]]}
 	terms := make([]Term, NumFeatures)
 	for i := range terms {
 		terms[i] = Term{Name: Features[i].Trace, White: w[0][i] * f[0][i], Black: w[1][i] * f[1][i]}
