@@ -109,12 +109,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "depth %d: %s vs %s\n", *depth, es[0].name, es[1].name)
 	for pi, pos := range positions {
 		var best [2]time.Duration
+		var pairs []float64
 		short := false
 		for r := range *rounds {
 			order := []int{0, 1}
 			if (pi+r)%2 == 1 {
 				order = []int{1, 0}
 			}
+			var this [2]time.Duration
 			for _, i := range order {
 				el, reached, err := es[i].timeTo(pos.cmd, d)
 				if err != nil {
@@ -124,8 +126,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 				if best[i] == 0 || el < best[i] {
 					best[i] = el
 				}
+				this[i] = el
 				short = short || (reached > 0 && reached < *depth)
 			}
+			pairs = append(pairs, math.Log(this[0].Seconds()/this[1].Seconds()))
 		}
 		ratio := best[0].Seconds() / best[1].Seconds()
 		mark := " "
@@ -133,31 +137,38 @@ func run(args []string, stdout, stderr io.Writer) int {
 			mark = "s"
 		}
 		fmt.Fprintf(stdout, "%3d %9.1f ms %9.1f ms  %.3f %s %s\n", pi+1, ms(best[0]), ms(best[1]), ratio, mark, pos.cmd)
-		results = append(results, result{pos.phase, best, short})
+		results = append(results, result{pos.phase, best, short, pairs})
 	}
 	summarize(stdout, results)
 	return 0
 }
 
-// result is one position's phase ("" untagged), best times, and whether an
+// result is one position's phase ("" untagged), best times, whether an
 // engine ended its search short of the depth (its info lines went less
-// deep: it had proven the result), which makes the times no time to depth.
+// deep: it had proven the result), which makes the times no time to depth,
+// and the logarithm of the ratio of each round's pair of times.
 type result struct {
 	phase string
 	best  [2]time.Duration
 	short bool
+	pairs []float64
 }
 
 // summarize writes a line for each phase, in the order of their first
 // positions, and one for all positions: the totals of both engines, their
-// ratio, and the geometric mean of the positions' ratios, positions where
-// an engine ended short of the depth (marked s) left out and counted. With
-// no phase tagged there is only the line of all positions.
+// ratio, the geometric mean of the positions' ratios and, over two rounds
+// or more, the geometric mean of the ratios of the rounds' pairs with two
+// standard errors either side (each pair ran back to back, so a slow spell
+// of a shared machine slows both alike; the best times of the rounds can
+// come from different spells). Positions where an engine ended short of
+// the depth (marked s) are left out and counted. With no phase tagged
+// there is only the line of all positions.
 func summarize(w io.Writer, results []result) {
 	line := func(label string, keep func(result) bool) {
 		var logSum float64
 		var n, short int
 		var tot [2]time.Duration
+		var pairs []float64
 		for _, r := range results {
 			switch {
 			case !keep(r):
@@ -168,10 +179,23 @@ func summarize(w io.Writer, results []result) {
 				n++
 				tot[0] += r.best[0]
 				tot[1] += r.best[1]
+				pairs = append(pairs, r.pairs...)
 			}
 		}
 		fmt.Fprintf(w, "%-14s total %.0f ms / %.0f ms = %.3f; geometric mean of the ratios %.3f over %d positions",
 			label, ms(tot[0]), ms(tot[1]), tot[0].Seconds()/tot[1].Seconds(), math.Exp(logSum/float64(n)), n)
+		if k := len(pairs); k > n {
+			var sum, sq float64
+			for _, x := range pairs {
+				sum += x
+			}
+			mean := sum / float64(k)
+			for _, x := range pairs {
+				sq += (x - mean) * (x - mean)
+			}
+			se := math.Sqrt(sq / float64(k-1) / float64(k))
+			fmt.Fprintf(w, "; paired %.3f [%.3f..%.3f] over %d pairs", math.Exp(mean), math.Exp(mean-2*se), math.Exp(mean+2*se), k)
+		}
 		if short > 0 {
 			fmt.Fprintf(w, " (%d ended short of the depth, left out)", short)
 		}

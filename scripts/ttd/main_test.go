@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,7 +64,7 @@ func TestSummarize(t *testing.T) {
 		return [2]time.Duration{time.Duration(a) * time.Millisecond, time.Duration(b) * time.Millisecond}
 	}
 	var out bytes.Buffer
-	summarize(&out, []result{{"x", ms(10, 40), false}, {"y", ms(30, 10), false}, {"x", ms(90, 90), false}, {"y", ms(20, 20), false}, {"y", ms(1, 500), true}})
+	summarize(&out, []result{{"x", ms(10, 40), false, nil}, {"y", ms(30, 10), false, nil}, {"x", ms(90, 90), false, nil}, {"y", ms(20, 20), false, nil}, {"y", ms(1, 500), true, nil}})
 	want := "x              total 100 ms / 130 ms = 0.769; geometric mean of the ratios 0.500 over 2 positions\n" +
 		"y              total 50 ms / 30 ms = 1.667; geometric mean of the ratios 1.732 over 2 positions (1 ended short of the depth, left out)\n" +
 		"all            total 150 ms / 160 ms = 0.938; geometric mean of the ratios 0.931 over 4 positions (1 ended short of the depth, left out)\n"
@@ -71,9 +72,19 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("got\n%swant\n%s", out.String(), want)
 	}
 	out.Reset()
-	summarize(&out, []result{{"", ms(10, 40), false}, {"", ms(40, 10), false}})
+	summarize(&out, []result{{"", ms(10, 40), false, nil}, {"", ms(40, 10), false, nil}})
 	if want := "all            total 50 ms / 50 ms = 1.000; geometric mean of the ratios 1.000 over 2 positions\n"; out.String() != want {
 		t.Errorf("untagged: got %q, want %q", out.String(), want)
+	}
+	// Two rounds: the pairs' ratios 0.5, 0.5 and 1, 1 (a short position's
+	// pairs left out too).
+	out.Reset()
+	half := math.Log(0.5)
+	summarize(&out, []result{{"", ms(10, 20), false, []float64{half, half}}, {"", ms(30, 30), false, []float64{0, 0}},
+		{"", ms(1, 30), true, []float64{-3, -3}}})
+	if want := "all            total 40 ms / 50 ms = 0.800; geometric mean of the ratios 0.707 over 2 positions" +
+		"; paired 0.707 [0.474..1.055] over 4 pairs (1 ended short of the depth, left out)\n"; out.String() != want {
+		t.Errorf("paired: got %q, want %q", out.String(), want)
 	}
 }
 
