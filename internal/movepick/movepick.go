@@ -65,6 +65,9 @@ type Picker struct {
 	last    int32
 }
 
+// Moves returns the generated moves (valid until the next Generate).
+func (pk *Picker) Moves() []position.Move { return pk.ml.Slice() }
+
 // Len returns the number of moves.
 func (pk *Picker) Len() int { return pk.ml.N }
 

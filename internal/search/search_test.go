@@ -16,6 +16,7 @@ import (
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/testkit"
+	"github.com/millengine/millengine/internal/tt"
 )
 
 // SetSeed fixes the random source of Shuffling and SkillLevel.
@@ -510,10 +511,11 @@ func TestContemptIsOffForAnalysis(t *testing.T) {
 	}
 }
 
-// Reverse futility pruning is on only in a search for one line: the
-// searches that score every root action (MultiPV, the levels, the
-// policies' opponent model) and the exact tests go without it.
-func TestFutilityOnlyForOneLine(t *testing.T) {
+// Reverse futility pruning and enhanced transposition cutoffs are on only
+// in a search for one line: the searches that score every root action
+// (MultiPV, the levels, the policies' opponent model) and the exact tests
+// go without them.
+func TestPruningOnlyForOneLine(t *testing.T) {
 	g := testkit.Game(t, testkit.Rules(t, "nine-mens-morris"), "@@@@**O*/*O*O@@O*/*OO***@* w p p 6 2 7 2 0 0 0 0 0 0 0 0 8")
 	for _, c := range []struct {
 		name    string
@@ -531,13 +533,89 @@ func TestFutilityOnlyForOneLine(t *testing.T) {
 		o.MultiPV, o.Threads = c.multiPV, 1
 		e.SetOptions(o)
 		e.Search(g, Limits{Depth: 4}, nil)
-		if got := e.workers[0].futility; got != c.want {
-			t.Errorf("%s: futility %v, want %v", c.name, got, c.want)
+		if got := e.workers[0].oneLine; got != c.want {
+			t.Errorf("%s: oneLine %v, want %v", c.name, got, c.want)
 		}
 	}
 	e := New(4)
 	e.replyScores(g, 3, nil)
-	if e.workers[0].futility {
-		t.Errorf("replyScores searched with futility pruning")
+	if e.workers[0].oneLine {
+		t.Errorf("replyScores searched with the one-line pruning")
+	}
+}
+
+// TestEnhancedTranspositionCutoff: etc ends a node with a child's table
+// entry that is deep enough and proves beta, whether the turn passes to the
+// child (its upper bound, negated) or stays (a mill's removal: its lower
+// bound), and not with a shallower entry, a bound on the wrong side, or a
+// slide's child.
+func TestEnhancedTranspositionCutoff(t *testing.T) {
+	r := testkit.Rules(t, "nine-mens-morris")
+	// White to place: some placements pass the turn, one closes a mill.
+	p := testkit.Position(t, &r, "@@@@**O*/*O*O@@O*/*OO***@* w p p 6 2 7 2 0 0 0 0 0 0 0 0 8")
+	var ml movegen.MoveList
+	movegen.Generate(&r, &p, &ml)
+	var quiet, mill position.Move
+	for _, m := range ml.Slice() {
+		c := p
+		c.Do(&r, m)
+		if c.SideToMove() != p.SideToMove() && quiet == position.NoMove {
+			quiet = m
+		}
+		if c.SideToMove() == p.SideToMove() && mill == position.NoMove {
+			mill = m
+		}
+	}
+	if quiet == position.NoMove || mill == position.NoMove {
+		t.Fatalf("%s: no quiet placement or no mill among %v", p.FEN(), ml.Slice())
+	}
+	child := func(m position.Move) position.Position {
+		c := p
+		c.Do(&r, m)
+		return c
+	}
+	for _, c := range []struct {
+		name   string
+		move   position.Move
+		value  int16 // from the child's side to move
+		depth  int8
+		bound  tt.Bound
+		beta   int
+		want   int
+		wantOK bool
+	}{
+		{"quiet, upper bound of the child", quiet, -300, 2, tt.BoundUpper, 200, 300, true},
+		{"quiet, exact", quiet, -300, 2, tt.BoundExact, 300, 300, true},
+		{"quiet, below beta", quiet, -300, 2, tt.BoundUpper, 301, 0, false},
+		{"quiet, too shallow", quiet, -300, 1, tt.BoundUpper, 200, 0, false},
+		{"quiet, lower bound of the child", quiet, -300, 2, tt.BoundLower, 200, 0, false},
+		{"mill, lower bound", mill, 300, 2, tt.BoundLower, 200, 300, true},
+		{"mill, upper bound", mill, 300, 2, tt.BoundUpper, 200, 0, false},
+	} {
+		e := New(1)
+		w := newWorker(e, 0)
+		w.r, w.tt = &r, e.tt
+		w.stack[0] = frame{pos: p}
+		k := child(c.move)
+		e.tt.Store(k.Key(), k.Signature(), position.NoMove, c.value, c.depth, c.bound)
+		if v, ok := w.etc(0, 3, c.beta, ml.Slice()); v != c.want || ok != c.wantOK {
+			t.Errorf("%s: etc = %d, %v; want %d, %v", c.name, v, ok, c.want, c.wantOK)
+		}
+	}
+	// A slide's child is never looked up: it may be a repetition.
+	mp := testkit.Position(t, &r, "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 0 10")
+	var sl movegen.MoveList
+	movegen.Generate(&r, &mp, &sl)
+	e := New(1)
+	w := newWorker(e, 0)
+	w.r, w.tt = &r, e.tt
+	w.stack[0] = frame{pos: mp}
+	for _, m := range sl.Slice() {
+		k := mp
+		k.Do(&r, m)
+		e.tt.Store(k.Key(), k.Signature(), position.NoMove, -ValueMate+10, 20, tt.BoundExact)
+	}
+	if v, ok := w.etc(0, 3, 0, sl.Slice()); ok {
+		t.Errorf("etc cut a moving-phase node with a slide's child: %d", v)
 	}
 }

@@ -42,6 +42,11 @@ const (
 	futilityMargin = 60
 )
 
+// Enhanced transposition cutoffs (search, step 4c) are tried from etcDepth
+// plies from the horizon up: closer to it, looking every child up costs
+// more than the nodes it saves (docs/speed.md, 2026-11-29).
+const etcDepth = 3
+
 // mustSlide reports whether the side to move of p has to slide: it is the
 // moving phase, no removal is pending and the side does not fly.
 func mustSlide(r *rules.Rules, p *position.Position) bool {
@@ -71,7 +76,7 @@ type worker struct {
 	// pieces in hand are probed too.
 	placingTables bool
 	testExact     bool   // no reductions, table cutoffs only at equal depth (tests)
-	futility      bool   // reverse futility pruning: a search for one line (not tests, levels or the policies' scores of every action)
+	oneLine       bool   // a search for one line (not tests, levels or the policies' scores of every action): reverse futility pruning and enhanced transposition cutoffs apply
 	draw          [2]int // the score of a draw for each colour to move (the run's Contempt)
 	stop          *atomic.Bool
 	stack         [MaxPly + 2]frame
@@ -103,6 +108,8 @@ type worker struct {
 	benchNoPrefetch bool
 
 	evals *eval.Cache // this worker's evaluations of late (cleared by start)
+
+	etcKids [movegen.MaxMoves]etcChild // etc's children (scratch)
 }
 
 func newWorker(e *Engine, id int) *worker {
@@ -122,7 +129,7 @@ func (w *worker) start(s *searchRun, g *position.Game, order []position.Move, no
 	w.tables = s.tables
 	w.placingTables = s.tables.HasPlacing()
 	w.testExact = e.testExact
-	w.futility = !e.testExact && s.opts.MultiPV == 1
+	w.oneLine = !e.testExact && s.opts.MultiPV == 1
 	w.draw = s.draw
 	w.stop = &e.stop
 	w.stack[0] = frame{pos: g.Pos}
@@ -402,7 +409,7 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	// actions. Not at PV nodes, not with a removal to choose, not for a
 	// cramped slider (a blockade is what the static score misses) and not
 	// where the window holds a proven result.
-	if w.futility && !pvNode && depth <= futilityDepth && !cramped && p.Action() != position.Remove &&
+	if w.oneLine && !pvNode && depth <= futilityDepth && !cramped && p.Action() != position.Remove &&
 		beta < ValueTBBand && beta > -ValueTBBand {
 		if ev := w.evaluate(p); ev-futilityMargin*depth >= beta {
 			return ev
@@ -411,6 +418,15 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	// The ply's own picker: a local one would be zeroed at every node.
 	pk := &w.pickers[ply]
 	pk.Generate(w.r, p)
+	// Step 4c. Enhanced transposition cutoffs: a child the table knows may
+	// end the node before any is searched (not for the exact searches of
+	// tests, levels and the policies, like step 4b).
+	if w.oneLine && !pvNode && depth >= etcDepth {
+		if v, ok := w.etc(ply, depth, beta, pk.Moves()); ok {
+			w.horizon = true // a table cutoff, as in step 4
+			return v
+		}
+	}
 	pk.Prepare(ttMove, w.killers[ply], &w.hist)
 	if pk.Len() == 0 {
 		// Cannot happen in a consistent position that is not over; score it
@@ -641,4 +657,53 @@ func qsearchMoves(r *rules.Rules, p *position.Position, ml *movegen.MoveList) {
 		}
 	}
 	ml.N = k
+}
+
+// etcChild is a child that etc looks up: its key, its signature and whether
+// the side to move changes on the way to it.
+type etcChild struct {
+	key  uint32
+	sig  uint64
+	flip bool
+}
+
+// etc tries enhanced transposition cutoffs: before any child is searched,
+// it looks each child reached by a placement or a removal up in the
+// transposition table (a slide's child may be a repetition, which the table
+// does not know), and returns a score that ends the node when an entry deep
+// enough proves one action reaches beta. In the placing phase the same
+// pieces come on the board in many orders, so a child is often in the table
+// already from a sibling's subtree. The buckets are all prefetched before
+// the first is read.
+func (w *worker) etc(ply, depth, beta int, moves []position.Move) (int, bool) {
+	p := &w.stack[ply].pos
+	kids := &w.etcKids
+	n := 0
+	for _, m := range moves {
+		if m.Kind() == position.KindSlide {
+			continue
+		}
+		c := *p
+		c.Do(w.r, m)
+		k := &kids[n]
+		k.key, k.sig, k.flip = c.Key(), c.Signature(), c.SideToMove() != p.SideToMove()
+		w.tt.Prefetch(k.key)
+		n++
+	}
+	for i := range n {
+		k := &kids[i]
+		ent, hit := w.tt.Probe(k.key, k.sig)
+		if !hit || int(ent.Depth) < depth-1 {
+			continue
+		}
+		v := valueFromTT(ent.Value, ply+1)
+		if k.flip {
+			if ent.Bound != tt.BoundLower && -v >= beta {
+				return -v, true
+			}
+		} else if ent.Bound != tt.BoundUpper && v >= beta {
+			return v, true
+		}
+	}
+	return 0, false
 }
