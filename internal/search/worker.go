@@ -47,6 +47,10 @@ const (
 // more than the nodes it saves (docs/speed.md, 2026-11-29).
 const etcDepth = 3
 
+// Internal iterative reduction (search, step 4d) applies from iirDepth plies
+// from the horizon up.
+const iirDepth = 4
+
 // mustSlide reports whether the side to move of p has to slide: it is the
 // moving phase, no removal is pending and the side does not fly.
 func mustSlide(r *rules.Rules, p *position.Position) bool {
@@ -414,6 +418,12 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 		if ev := w.evaluate(p); ev-futilityMargin*depth >= beta {
 			return ev
 		}
+	}
+	// Step 4d. Internal iterative reduction: a node the table has no move
+	// for is searched a ply less deep; its moves are ordered blind, and
+	// where it matters the next iteration comes back with a move.
+	if w.oneLine && !pvNode && ttMove == position.NoMove && depth >= iirDepth {
+		depth--
 	}
 	// The ply's own picker: a local one would be zeroed at every node.
 	pk := &w.pickers[ply]
