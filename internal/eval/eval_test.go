@@ -2,12 +2,10 @@ package eval
 
 import (
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	bb "github.com/millengine/millengine/internal/bitboard"
-	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 	"github.com/millengine/millengine/internal/testkit"
@@ -318,52 +316,5 @@ func TestLineFeatures(t *testing.T) {
 				t.Fatalf("diagonal %v, white %#x black %#x marked %#x slides %v: %v, want %v", top.Diagonal, uint32(own[0]), uint32(own[1]), uint32(marked), slides, got, want)
 			}
 		}
-	}
-}
-
-// BenchmarkEvaluatePhases evaluates the positions one action after each
-// root of testdata/ttd-phases.txt, per phase: the evaluation's cost where
-// the search spends it, in place of BenchmarkEvaluate's single position.
-func BenchmarkEvaluatePhases(b *testing.B) {
-	r := rules.Default()
-	data, err := os.ReadFile("../../testdata/ttd-phases.txt")
-	if err != nil {
-		b.Fatal(err)
-	}
-	phases := map[string][]position.Position{}
-	var order []string
-	phase := ""
-	for _, l := range strings.Split(string(data), "\n") {
-		if name, ok := strings.CutPrefix(l, "# phase: "); ok {
-			phase = name
-			order = append(order, name)
-			continue
-		}
-		fen, ok := strings.CutPrefix(l, "position fen ")
-		if !ok {
-			continue
-		}
-		p, err := position.ParseFEN(&r, fen)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var ml movegen.MoveList
-		movegen.Generate(&r, &p, &ml)
-		for _, m := range ml.Slice() {
-			c := p
-			c.Do(&r, m)
-			phases[phase] = append(phases[phase], c)
-		}
-	}
-	for _, name := range order {
-		ps := phases[name]
-		b.Run(strings.ReplaceAll(name, " ", "-"), func(b *testing.B) {
-			b.ReportAllocs()
-			s := 0
-			for i := 0; b.Loop(); i++ {
-				s += Evaluate(&r, &ps[i%len(ps)])
-			}
-			_ = s
-		})
 	}
 }
