@@ -511,8 +511,8 @@ func TestContemptIsOffForAnalysis(t *testing.T) {
 	}
 }
 
-// Reverse futility pruning and enhanced transposition cutoffs are on only
-// in a search for one line: the searches that score every root action
+// Reverse futility pruning, internal iterative reduction and enhanced
+// transposition cutoffs are on only in a search for one line: the searches that score every root action
 // (MultiPV, the levels, the policies' opponent model) and the exact tests
 // go without them.
 func TestPruningOnlyForOneLine(t *testing.T) {

@@ -42,13 +42,14 @@ const (
 	futilityMargin = 60
 )
 
-// Enhanced transposition cutoffs (search, step 4c) are tried from etcDepth
+// Enhanced transposition cutoffs (search, step 4d) are tried from etcDepth
 // plies from the horizon up: closer to it, looking every child up costs
 // more than the nodes it saves (docs/speed.md, 2026-11-29).
 const etcDepth = 3
 
-// Internal iterative reduction (search, step 4d) applies from iirDepth plies
-// from the horizon up.
+// Internal iterative reduction (search, step 4c) applies from iirDepth plies
+// from the horizon up (a node that near the horizon is cheap to search
+// whole).
 const iirDepth = 4
 
 // mustSlide reports whether the side to move of p has to slide: it is the
@@ -80,7 +81,7 @@ type worker struct {
 	// pieces in hand are probed too.
 	placingTables bool
 	testExact     bool   // no reductions, table cutoffs only at equal depth (tests)
-	oneLine       bool   // a search for one line (not tests, levels or the policies' scores of every action): reverse futility pruning and enhanced transposition cutoffs apply
+	oneLine       bool   // a search for one line (not tests, levels or the policies' scores of every action): reverse futility pruning, internal iterative reduction and enhanced transposition cutoffs apply
 	draw          [2]int // the score of a draw for each colour to move (the run's Contempt)
 	stop          *atomic.Bool
 	stack         [MaxPly + 2]frame
@@ -419,7 +420,7 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 			return ev
 		}
 	}
-	// Step 4d. Internal iterative reduction: a node the table has no move
+	// Step 4c. Internal iterative reduction: a node the table has no move
 	// for is searched a ply less deep; its moves are ordered blind, and
 	// where it matters the next iteration comes back with a move.
 	if w.oneLine && !pvNode && ttMove == position.NoMove && depth >= iirDepth {
@@ -428,9 +429,10 @@ func (w *worker) search(ply, alpha, beta, depth int) int {
 	// The ply's own picker: a local one would be zeroed at every node.
 	pk := &w.pickers[ply]
 	pk.Generate(w.r, p)
-	// Step 4c. Enhanced transposition cutoffs: a child the table knows may
-	// end the node before any is searched (not for the exact searches of
-	// tests, levels and the policies, like step 4b).
+	// Step 4d. Enhanced transposition cutoffs: a child the table knows may
+	// end the node before any is searched. Steps 4b to 4d are for a search
+	// of one line only, not for the exact searches of tests, levels and the
+	// policies.
 	if w.oneLine && !pvNode && depth >= etcDepth {
 		if v, ok := w.etc(ply, depth, beta, pk.Moves()); ok {
 			w.horizon = true // a table cutoff, as in step 4
