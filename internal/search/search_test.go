@@ -512,9 +512,9 @@ func TestContemptIsOffForAnalysis(t *testing.T) {
 }
 
 // Reverse futility pruning, internal iterative reduction and enhanced
-// transposition cutoffs are on only in a search for one line: the searches that score every root action
-// (MultiPV, the levels, the policies' opponent model) and the exact tests
-// go without them.
+// transposition cutoffs are on only in a search for one line: the searches
+// that score every root action (MultiPV, the levels, the policies' opponent
+// model) and the exact tests go without them.
 func TestPruningOnlyForOneLine(t *testing.T) {
 	g := testkit.Game(t, testkit.Rules(t, "nine-mens-morris"), "@@@@**O*/*O*O@@O*/*OO***@* w p p 6 2 7 2 0 0 0 0 0 0 0 0 8")
 	for _, c := range []struct {
