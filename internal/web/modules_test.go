@@ -151,3 +151,30 @@ func TestModulesServed(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryModuleTestedUnderNode: each of the page's modules is imported by
+// the node tests (jstest/*.mjs: a test file or the harness it uses), so a
+// new module comes with its tests.
+func TestEveryModuleTestedUnderNode(t *testing.T) {
+	mods, err := filepath.Glob("static/*.js")
+	if err != nil || len(mods) == 0 {
+		t.Fatalf("no modules in static (%v)", err)
+	}
+	tests, err := filepath.Glob("jstest/*.mjs")
+	if err != nil || len(tests) == 0 {
+		t.Fatalf("no node tests in jstest (%v)", err)
+	}
+	var all strings.Builder
+	for _, f := range tests {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	for _, m := range mods {
+		if !strings.Contains(all.String(), "'../static/"+filepath.Base(m)+"'") {
+			t.Errorf("%s: no node test imports it", m)
+		}
+	}
+}
