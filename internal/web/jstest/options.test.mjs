@@ -10,12 +10,18 @@ import { page, tab, tick } from './tab.mjs';
 
 const { byId } = page;
 
-test('a variant the engine takes starts a new game; one it refuses is undone', async () => {
+// shown is a tab showing the start position, and the options' controller
+// made on its controller as game.js makes it.
+async function shown() {
   const t = tab();
   t.ctrl.update();
   await t.answer('');
   t.take();
-  const o = optionsCtrl(t.ctrl);
+  return { t, o: optionsCtrl(t.ctrl) };
+}
+
+test('a variant the engine takes starts a new game; one it refuses is undone', async () => {
+  const { t, o } = await shown();
   t.S.variant = 'nine-mens-morris';
   t.S.presets = { params: [], presets: [{ key: 'lasker-morris', rules: { PiecesCount: 10 } }] };
 
@@ -45,11 +51,7 @@ test('a variant the engine takes starts a new game; one it refuses is undone', a
 });
 
 test('MultiPV: the engine is told, the number kept and the position shown again', async () => {
-  const t = tab();
-  t.ctrl.update();
-  await t.answer('');
-  t.take();
-  const o = optionsCtrl(t.ctrl);
+  const { t, o } = await shown();
   const set = o.setMultiPV(3);
   await tick();
   assert.deepEqual(t.take(), ['setoption name MultiPV value 3', 'isready']);
