@@ -544,6 +544,16 @@ func TestPruningOnlyForOneLine(t *testing.T) {
 	}
 }
 
+// etcWorker is a worker at the root p with an empty table of its own, as
+// etc needs it.
+func etcWorker(r *rules.Rules, p position.Position) *worker {
+	e := New(1)
+	w := newWorker(e, 0)
+	w.r, w.tt = r, e.tt
+	w.stack[0] = frame{pos: p}
+	return w
+}
+
 // TestEnhancedTranspositionCutoff: etc ends a node with a child's table
 // entry that is deep enough and proves beta, whether the turn passes to the
 // child (its upper bound, negated) or stays (a mill's removal: its lower
@@ -592,12 +602,9 @@ func TestEnhancedTranspositionCutoff(t *testing.T) {
 		{"mill, lower bound", mill, 300, 2, tt.BoundLower, 200, 300, true},
 		{"mill, upper bound", mill, 300, 2, tt.BoundUpper, 200, 0, false},
 	} {
-		e := New(1)
-		w := newWorker(e, 0)
-		w.r, w.tt = &r, e.tt
-		w.stack[0] = frame{pos: p}
+		w := etcWorker(&r, p)
 		k := child(c.move)
-		e.tt.Store(k.Key(), k.Signature(), position.NoMove, c.value, c.depth, c.bound)
+		w.tt.Store(k.Key(), k.Signature(), position.NoMove, c.value, c.depth, c.bound)
 		if v, ok := w.etc(0, 3, c.beta, ml.Slice()); v != c.want || ok != c.wantOK {
 			t.Errorf("%s: etc = %d, %v; want %d, %v", c.name, v, ok, c.want, c.wantOK)
 		}
@@ -606,14 +613,11 @@ func TestEnhancedTranspositionCutoff(t *testing.T) {
 	mp := testkit.Position(t, &r, "@*O@@OO*/O@@OO@@O/**O*O@@* w m s 9 0 9 0 0 0 0 0 0 0 0 0 10")
 	var sl movegen.MoveList
 	movegen.Generate(&r, &mp, &sl)
-	e := New(1)
-	w := newWorker(e, 0)
-	w.r, w.tt = &r, e.tt
-	w.stack[0] = frame{pos: mp}
+	w := etcWorker(&r, mp)
 	for _, m := range sl.Slice() {
 		k := mp
 		k.Do(&r, m)
-		e.tt.Store(k.Key(), k.Signature(), position.NoMove, -ValueMate+10, 20, tt.BoundExact)
+		w.tt.Store(k.Key(), k.Signature(), position.NoMove, -ValueMate+10, 20, tt.BoundExact)
 	}
 	if v, ok := w.etc(0, 3, 0, sl.Slice()); ok {
 		t.Errorf("etc cut a moving-phase node with a slide's child: %d", v)

@@ -705,16 +705,17 @@ func (w *worker) etc(ply, depth, beta int, moves []position.Move) (int, bool) {
 	for i := range n {
 		k := &kids[i]
 		ent, hit := w.tt.Probe(k.key, k.sig)
-		if !hit || int(ent.Depth) < depth-1 {
+		if !hit {
 			continue
 		}
-		v := valueFromTT(ent.Value, ply+1)
+		// The child's zero window at beta, from its own side; the entry
+		// ends the node as it would end the child searched with it.
+		sign, lo := 1, beta-1
 		if k.flip {
-			if ent.Bound != tt.BoundLower && -v >= beta {
-				return -v, true
-			}
-		} else if ent.Bound != tt.BoundUpper && v >= beta {
-			return v, true
+			sign, lo = -1, -beta
+		}
+		if v, ok := w.ttCutoff(&ent, ply+1, depth-1, lo, lo+1); ok && sign*v >= beta {
+			return sign * v, true
 		}
 	}
 	return 0, false
