@@ -120,7 +120,6 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) (stages [
 	var reach [2]bb.Bitboard
 	var nbs [2]bb.Bitboard                       // the points next to each side's pieces
 	var slides [2]bool                           // the side moves by sliding (not placing, not flying)
-	var fly [2]bool                              // the side flies
 	nearEmpty, nearTwo, _ := t.NearCounts(empty) // the points with one, two empty neighbours
 	for c := position.Color(0); c < 2; c++ {
 		o := p.Pieces(c)
@@ -131,11 +130,10 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) (stages [
 		if pr := p.PendingRemovals(c); pr > 0 {
 			fc[Pending] = pr
 		}
-		fly[c] = p.CanFly(r, c)
 		switch {
 		case hand > 0:
 			stages[c] = StagePlacing
-		case fly[c]:
+		case p.CanFly(r, c):
 			stages[c] = StageFlying
 		default:
 			stages[c] = StageMoving
@@ -155,7 +153,7 @@ func collectBoth(r *rules.Rules, p *position.Position, f *[2]features) (stages [
 		}
 	}
 	for c := position.Color(0); c < 2; c++ {
-		if fly[c] {
+		if stages[c] == StageFlying {
 			continue // a flying side cannot be blockaded
 		}
 		fc := &f[c]
