@@ -185,16 +185,8 @@ func summarize(w io.Writer, results []result) {
 		fmt.Fprintf(w, "%-14s total %.0f ms / %.0f ms = %.3f; geometric mean of the ratios %.3f over %d positions",
 			label, ms(tot[0]), ms(tot[1]), tot[0].Seconds()/tot[1].Seconds(), math.Exp(logSum/float64(n)), n)
 		if k := len(pairs); k > n {
-			var sum, sq float64
-			for _, x := range pairs {
-				sum += x
-			}
-			mean := sum / float64(k)
-			for _, x := range pairs {
-				sq += (x - mean) * (x - mean)
-			}
-			se := math.Sqrt(sq / float64(k-1) / float64(k))
-			fmt.Fprintf(w, "; paired %.3f [%.3f..%.3f] over %d pairs", math.Exp(mean), math.Exp(mean-2*se), math.Exp(mean+2*se), k)
+			mean, lo, hi := paired.GeoMean(pairs)
+			fmt.Fprintf(w, "; paired %.3f [%.3f..%.3f] over %d pairs", mean, lo, hi, k)
 		}
 		if short > 0 {
 			fmt.Fprintf(w, " (%d ended short of the depth, left out)", short)

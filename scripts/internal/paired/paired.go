@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os/exec"
 	"slices"
 
@@ -65,4 +66,21 @@ func Ratios(prev, cur []float64) string {
 		r[i] = cur[i] / prev[i]
 	}
 	return fmt.Sprintf("new/previous %.3f [%.3f..%.3f]", Median(r), slices.Min(r), slices.Max(r))
+}
+
+// GeoMean sums up paired runs given as the logarithms of their ratios: the
+// geometric mean of the ratios and two standard errors either side of it
+// (the mean's interval taken in logarithms). It needs two ratios or more.
+func GeoMean(logs []float64) (mean, lo, hi float64) {
+	k := float64(len(logs))
+	var sum, sq float64
+	for _, x := range logs {
+		sum += x
+	}
+	m := sum / k
+	for _, x := range logs {
+		sq += (x - m) * (x - m)
+	}
+	se := math.Sqrt(sq / (k - 1) / k)
+	return math.Exp(m), math.Exp(m - 2*se), math.Exp(m + 2*se)
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os/exec"
 	"slices"
 	"testing"
@@ -35,6 +36,16 @@ func TestMedian(t *testing.T) {
 		if m := Median(c.v); m != c.want || !slices.Equal(c.v, in) {
 			t.Errorf("median of %v = %v (argument now %v), want %v", in, m, c.v, c.want)
 		}
+	}
+}
+
+// GeoMean: ratios 0.5, 0.5, 1, 1 have the geometric mean 0.707 and, two
+// standard errors of the logarithms either side, 0.474 and 1.055.
+func TestGeoMean(t *testing.T) {
+	half := math.Log(0.5)
+	mean, lo, hi := GeoMean([]float64{half, half, 0, 0})
+	if got := fmt.Sprintf("%.3f %.3f %.3f", mean, lo, hi); got != "0.707 0.474 1.055" {
+		t.Fatalf("GeoMean = %s, want 0.707 0.474 1.055", got)
 	}
 }
 
