@@ -1,0 +1,54 @@
+package egtb
+
+import (
+	"context"
+	"hash/crc32"
+	"os"
+	"testing"
+)
+
+// BenchmarkSolvePlacing solves one placing sector in memory, nothing
+// written, with the tables of its children read from EGTB_DIR (the sector is
+// EGTB_PLACING, 5_5_1_0 unless said: it needs the moving phase's 5v6 and
+// 4v6). One thread, so that instruction counts (cachegrind) and paired runs
+// compare builds of the solver.
+func BenchmarkSolvePlacing(b *testing.B) {
+	dir := os.Getenv("EGTB_DIR")
+	if dir == "" {
+		b.Skip("set EGTB_DIR to a directory holding the sector's children")
+	}
+	name := os.Getenv("EGTB_PLACING")
+	if name == "" {
+		name = "5_5_1_0"
+	}
+	s, err := ParseSectorSpec(name)
+	if err != nil || !s.Placing() {
+		b.Fatalf("EGTB_PLACING %q: not a placing sector (%v)", name, err)
+	}
+	t, err := OpenParams(dir, Standard)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { t.Close() })
+	views := map[SectorSpec]*wdlView{}
+	for _, n := range Standard.placingNeeds(s) {
+		if n.Placing() {
+			if tb := t.placingTable(n); tb != nil {
+				views[n] = &wdlView{sec: tb.sec, data: tb.all()}
+			}
+		} else if tb := t.lookupWDL(n.M, n.O); tb != nil {
+			views[n] = movingView(tb, 1)
+		}
+	}
+	job := placingJob{p: Standard, s: s, threads: 1, look: func(n SectorSpec) *wdlView { return views[n] }}
+	var st SolveStats
+	var data []byte
+	for b.Loop() {
+		if data, st, err = solvePlacing(context.Background(), job); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(st.Stored), "ns/position")
+	b.Logf("%s: %d positions met, %d wins, %d draws, %d losses, data CRC-32C %08x", s, st.Stored, st.Wins, st.Draws, st.Losses,
+		crc32.Checksum(data, crc32.MakeTable(crc32.Castagnoli)))
+}
