@@ -127,10 +127,15 @@ func (ps *placingSolver) solveRange(lo, hi uint32) int {
 		if st.stab != 1 && !st.leastUnderStab(w.mover, &orbit) {
 			continue
 		}
-		c := ps.value(&st, w.mover, w.cm)
+		// The position's own slot lies anywhere in the sector: its word is
+		// prefetched before the value is worked out, so that the miss is
+		// over by the time the value is written.
 		i := ps.sec.index(w.mover, st.o)
+		word := &ps.words[i>>4]
+		memory.Prefetch(uintptr(unsafe.Pointer(word)))
+		c := ps.value(&st, w.mover, w.cm)
 		shift := (i & 15) * 2
-		atomic.AndUint32(&ps.words[i>>4], ^(uint32(codeUnused^c) << shift))
+		atomic.AndUint32(word, ^(uint32(codeUnused^c) << shift))
 		hist[c] += orbit
 		stored++
 	}
@@ -148,6 +153,17 @@ type oState struct {
 	base      uint32      // the first slot of its block in the quiet child
 	free      [24]bb.Square
 	removable bb.Bitboard // what a mill may remove
+	// The mill child's side to move is O less the piece removed, the same
+	// for every M of this O: its class is looked up once per removable piece.
+	nmill int
+	// closers[k] are the lines through the k-th free point whose two other
+	// points are free too, as sets of free points (the rank space of cm):
+	// the placement there closes a mill when cm holds one of them.
+	closers  [24][3]uint32
+	nclosers [24]uint8
+	millCI   [24]uint32
+	millMk   [24]uint16
+	millCM   [24]bb.Bitboard
 }
 
 func (ps *placingSolver) setO(st *oState, ci uint32) {
@@ -155,11 +171,31 @@ func (ps *placingSolver) setO(st *oState, ci uint32) {
 	st.o = o
 	st.stab = uint16(ps.others.info[colex(o)])
 	st.base = ci * ps.quiet.sec.others
+	t := ps.g.t
 	n := 0
 	for b := bb.Full &^ o; b != 0; n++ {
-		st.free[n] = b.PopFirst()
+		p := b.PopFirst()
+		st.free[n] = p
+		st.nclosers[n] = 0
+		if !ps.hasMill {
+			continue
+		}
+		for _, pm := range t.Partners[p][:t.NumLines[p]] {
+			if pm&o == 0 {
+				st.closers[n][st.nclosers[n]] = compress(pm, o)
+				st.nclosers[n]++
+			}
+		}
 	}
 	st.removable = ps.g.removable(o)
+	st.nmill = 0
+	if ps.mill == nil {
+		return
+	}
+	for r := st.removable; r != 0; st.nmill++ {
+		o2 := o &^ bb.Bit(r.PopFirst())
+		st.millCI[st.nmill], st.millMk[st.nmill], st.millCM[st.nmill] = ps.mill.sec.moverClass(o2)
+	}
 }
 
 // leastUnderStab reports whether mover is the least of its images under the
@@ -179,39 +215,58 @@ func (st *oState) leastUnderStab(mover bb.Bitboard, orbit *uint64) bool {
 	return true
 }
 
+// closes reports whether a placement on the k-th free point closes a mill
+// for the side to move on cm.
+func (st *oState) closes(k int, cm uint32) bool {
+	for _, l := range st.closers[k][:st.nclosers[k]] {
+		if cm&l == l {
+			return true
+		}
+	}
+	return false
+}
+
 // value returns the code of the position (mover to place, st.o), mover
-// being the set cm of the free points.
+// being the set cm of the free points. The placements that close no mill
+// come first: each is one look-up in a block of the quiet child that stays
+// in the cache, where a mill's costs one look-up for each piece it may
+// remove, and a win found ends the search.
 func (ps *placingSolver) value(st *oState, mover bb.Bitboard, cm uint32) uint8 {
 	best := uint8(codeLoss)
-	t := ps.g.t
 	nfree := 24 - ps.s.O
+	var mills uint32 // the placements that close a mill, as free points
 	for b := ^cm & (1<<nfree - 1); b != 0; b &= b - 1 {
 		k := bits.TrailingZeros32(b)
-		p := st.free[k]
-		m2 := mover | bb.Bit(p)
+		if st.closes(k, cm) {
+			mills |= 1 << k
+			continue
+		}
 		var c uint8
-		if ps.hasMill && t.MillsAt(p, m2) > 0 {
-			if ps.millWins {
-				return codeWin
-			}
-			c = codeLoss
-			for r := st.removable; r != 0; {
-				o2 := st.o &^ bb.Bit(r.PopFirst())
-				x := codeParent[ps.mill.code(ps.mill.sec.index(o2, m2))]
-				if codeRank[x] > codeRank[c] {
-					c = x
-				}
-			}
-		} else if st.stab == 1 {
+		if st.stab == 1 {
 			c = codeParent[ps.quiet.code(st.base+colex(bb.Bitboard(cm|1<<k)))]
 		} else {
-			c = codeParent[ps.quiet.code(ps.quiet.sec.index(st.o, m2))]
+			c = codeParent[ps.quiet.code(ps.quiet.sec.index(st.o, mover|bb.Bit(st.free[k])))]
 		}
 		if c == codeWin {
 			return codeWin
 		}
 		if codeRank[c] > codeRank[best] {
 			best = c
+		}
+	}
+	if mills != 0 && ps.millWins {
+		return codeWin
+	}
+	for ; mills != 0; mills &= mills - 1 {
+		m2 := mover | bb.Bit(st.free[bits.TrailingZeros32(mills)])
+		for n := range st.nmill {
+			c := codeParent[ps.mill.code(ps.mill.sec.indexIn(st.millCI[n], st.millMk[n], st.millCM[n], m2))]
+			if c == codeWin {
+				return codeWin
+			}
+			if codeRank[c] > codeRank[best] {
+				best = c
+			}
 		}
 	}
 	return best
