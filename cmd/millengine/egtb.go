@@ -275,7 +275,7 @@ func paramSets(dir, variant string) ([]egtb.Params, error) {
 func egtbVerify(e *env, args []string) int {
 	stdout, stderr := e.stdout, e.stderr
 	var dir, variant string
-	fs := e.egtbFlags("verify", "verify [--dir D] [--variant V] [--sector MvO|W_B_WF_BF] [--threads T] [--step N] [--journal F]",
+	fs := e.egtbFlags("verify", "verify [--dir D] [--variant V] [--sector MvO|W_B_WF_BF] [--threads T] [--step N] [--journal F] [--known]",
 		"Re-checks every entry of every sector against its successors, generated and played by the\n"+
 			"engine's own movegen and position code, and the counts against the file headers. Prints\n"+
 			"per sector OK or the first mismatches; exits 1 if anything is wrong. Without --variant it\n"+
@@ -283,7 +283,8 @@ func egtbVerify(e *env, args []string) int {
 			"recorded in that file, and the next verify with it skips those (unless rebuilt since);\n"+
 			"while a table is checked, the part checked so far is recorded every two minutes, and the\n"+
 			"next verify goes on from there: a verify of the whole set, hours long, stopped, goes on\n"+
-			"where it was.",
+			"where it was. With --known, the tables whose data is that of a table verified entry by\n"+
+			"entry before (the record built into the engine) are OK at once, once read.",
 		&dir, &variant)
 	fs.Lookup("variant").DefValue = ""
 	threads := fs.IntP("threads", "t", 0, "goroutines (default: one per CPU)")
@@ -291,6 +292,7 @@ func egtbVerify(e *env, args []string) int {
 	step := fs.Uint32("step", 1, "check every N-th entry only (a quick sample; 1 checks all)")
 	sectorArgs := fs.StringSlice("sector", nil, "check only these sectors, MvO or W_B_WF_BF (repeat or comma-separate)")
 	journalPath := fs.String("journal", "", "record the tables found OK in this file and skip those it holds")
+	known := fs.Bool("known", false, "skip the tables whose data the built-in record of verified tables holds")
 	if c := e.parseEGTB(fs, args, &dir); c >= 0 {
 		return c
 	}
@@ -314,6 +316,12 @@ func egtbVerify(e *env, args []string) int {
 			return e.usageError("egtb verify", err.Error())
 		}
 		defer o.Journal.Close()
+	}
+	if *known {
+		if *step > 1 {
+			return e.usageError("egtb verify", "--known skips full checks only, not --step samples")
+		}
+		o.Known = egtb.Record()
 	}
 	return e.reported("egtb verify", report.Verify(e.ctx, stdout, stderr, o))
 }

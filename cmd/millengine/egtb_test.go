@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
 	"github.com/millengine/millengine/internal/testkit"
 )
@@ -113,6 +114,9 @@ func TestEGTBCommands(t *testing.T) {
 		{"verify journal", []string{"egtb", "verify", "--dir", dir, "--journal", journal}, 0, `^plain-fly3-min3 3v3: OK, \d+ entries, \d+\.\d s\nplain-fly3-min3 3v3 dtz: OK, \d+ entries, \d+\.\d s\n$`, ""},
 		{"verify journal again", []string{"egtb", "verify", "--dir", dir, "--journal", journal}, 0,
 			`^plain-fly3-min3 3v3: OK before \(` + regexp.QuoteMeta(journal) + `\), the same data\nplain-fly3-min3 3v3 dtz: OK before \(` + regexp.QuoteMeta(journal) + `\), the same data\n$`, ""},
+		{"verify known", []string{"egtb", "verify", "--dir", dir, "--known"}, 0,
+			`^plain-fly3-min3 3v3: OK before \(` + regexp.QuoteMeta(egtb.RecordName) + `\), the same data\nplain-fly3-min3 3v3 dtz: OK before \(` + regexp.QuoteMeta(egtb.RecordName) + `\), the same data\n$`, ""},
+		{"verify known sample", []string{"egtb", "verify", "--dir", dir, "--known", "--step", "41"}, 2, `^$`, "--known skips full checks only, not --step samples"},
 		{"verify journal sample", []string{"egtb", "verify", "--dir", dir, "--journal", journal, "--step", "41"}, 2, `^$`, "--journal records full checks only, not --step samples"},
 		{"verify journal foreign", []string{"egtb", "verify", "--dir", dir, "--journal", path3v3}, 2, `^$`, "not a journal of egtb verify (its first line is not"},
 		{"plan", []string{"egtb", "plan", "--dir", dir, "--max-pieces", "7"}, 0,

@@ -2,7 +2,9 @@ package egtb
 
 import (
 	"bufio"
+	_ "embed"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -41,14 +43,30 @@ func OpenJournal(path string) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("verify journal: %w", err)
 	}
-	sc := bufio.NewScanner(f)
-	first := true
+	first, err := j.read(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if first {
+		if _, err := fmt.Fprintln(f, journalHeader); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("verify journal: %w", err)
+		}
+	}
+	j.f = f
+	return j, nil
+}
+
+// read takes in the lines of a journal; first says it was empty.
+func (j *Journal) read(r io.Reader) (first bool, err error) {
+	sc := bufio.NewScanner(r)
+	first = true
 	for sc.Scan() {
 		line := sc.Text()
 		if first {
 			if line != journalHeader {
-				f.Close()
-				return nil, fmt.Errorf("verify journal %s: not a journal of egtb verify (its first line is not %q)", path, journalHeader)
+				return false, fmt.Errorf("verify journal %s: not a journal of egtb verify (its first line is not %q)", j.path, journalHeader)
 			}
 			first = false
 			continue
@@ -63,17 +81,9 @@ func OpenJournal(path string) (*Journal, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("verify journal %s: %w", path, err)
+		return false, fmt.Errorf("verify journal %s: %w", j.path, err)
 	}
-	if first {
-		if _, err := fmt.Fprintln(f, journalHeader); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("verify journal: %w", err)
-		}
-	}
-	j.f = f
-	return j, nil
+	return first, nil
 }
 
 func journalKey(r VerifyReport) string {
@@ -142,3 +152,28 @@ func (j *Journal) Path() string { return j.path }
 
 // Close closes the file.
 func (j *Journal) Close() error { return j.f.Close() }
+
+// The record of the tables verified entry by entry: a journal of egtb
+// verify, kept in the repository and built into the engine, so that tables
+// built or copied anywhere are known verified in the time it takes to read
+// them when their data is the data checked (the builds are deterministic:
+// the same rules give byte-identical files), as Syzygy's users check their
+// tables against published checksums. A verify hours long adds to it
+// across machines: its OK lines, and its part lines for a table under way,
+// are appended to the file and committed.
+//
+//go:embed verified.journal
+var verifiedRecord string
+
+// RecordName is what a verify names the record by.
+const RecordName = "the record of verified tables, internal/egtb/verified.journal"
+
+// Record returns the record of the tables verified entry by entry, a
+// journal to read (Has, Resume), not to write.
+func Record() *Journal {
+	j := &Journal{path: RecordName, done: map[string]bool{}, parts: map[string]VerifyPart{}}
+	if _, err := j.read(strings.NewReader(verifiedRecord)); err != nil {
+		panic(err) // TestRecord reads it
+	}
+	return j
+}

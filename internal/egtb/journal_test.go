@@ -195,3 +195,34 @@ func TestVerifyResumesATable(t *testing.T) {
 		t.Errorf("checked %v, a whole check %v", got, whole)
 	}
 }
+
+// The record built into the engine (egtb.Record) holds the tables the tests
+// build, with their checksums: the build reproduces byte for byte the data
+// that was verified entry by entry, and a verify with the record skips it.
+func TestRecord(t *testing.T) {
+	dir := egtbtest.Small(t, 7)
+	r := rules.Default()
+	p, err := egtb.ParamsOf(&r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := egtb.Record()
+	var skipped []string
+	only := []egtb.SectorSpec{{M: 3, O: 3}, {M: 3, O: 4}, {M: 4, O: 3}}
+	_, err = egtb.VerifyDir(context.Background(), dir, []egtb.Params{p}, only, egtb.VerifyOptions{Skip: rec.Has, Step: 997, Limit: 1}, func(rep egtb.VerifyReport) {
+		if !rep.Skipped {
+			t.Errorf("%s (crc %08x) is not in the record", rep.Label(), rep.CRC)
+			return
+		}
+		skipped = append(skipped, rep.Label())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(skipped, ","); got != "3v3,3v3 dtz,3v4,3v4 dtz,4v3,4v3 dtz" {
+		t.Errorf("skipped %s", got)
+	}
+	if _, ok := rec.Resume(egtb.VerifyReport{Params: p, Spec: egtb.SectorSpec{M: 3, O: 3}, CRC: 1}); ok {
+		t.Error("a part for a checksum the record does not hold")
+	}
+}

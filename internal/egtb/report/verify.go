@@ -21,6 +21,11 @@ type VerifyOptions struct {
 	// with it skips, and the part of a table checked so far, which it goes
 	// on from.
 	Journal *egtb.Journal
+	// Known, if not nil, is a journal to read only (egtb.Record: the tables
+	// verified entry by entry before, anywhere): the tables it holds with
+	// the checksum they have are skipped, and a table it has a part of goes
+	// on from there, as with Journal.
+	Known *egtb.Journal
 	// Warn, if set, receives the errors that do not stop the verify: a
 	// journal that cannot be written.
 	Warn func(error)
@@ -47,18 +52,41 @@ func Verify(ctx context.Context, stdout, stderr io.Writer, o VerifyOptions) erro
 			bar.Update(phase, done, total)
 		}}
 	journal := o.Journal
-	if journal != nil {
-		opts.Skip = journal.Has
+	var sources []*egtb.Journal // what a table is skipped or resumed by
+	for _, j := range []*egtb.Journal{o.Known, journal} {
+		if j != nil {
+			sources = append(sources, j)
+		}
+	}
+	skippedBy := map[string]string{} // a table's name: the journal it was skipped by
+	if len(sources) > 0 {
+		opts.Skip = func(r egtb.VerifyReport) bool {
+			for _, j := range sources {
+				if j.Has(r) {
+					skippedBy[r.Params.Name()+" "+r.Label()] = j.Path()
+					return true
+				}
+			}
+			return false
+		}
 		opts.Resume = func(r egtb.VerifyReport) (egtb.VerifyPart, bool) {
-			part, ok := journal.Resume(r)
-			if ok {
+			var part egtb.VerifyPart
+			var from *egtb.Journal
+			for _, j := range sources {
+				if p, ok := j.Resume(r); ok && (from == nil || p.Upto > part.Upto) {
+					part, from = p, j
+				}
+			}
+			if from != nil {
 				eta.Resumed(uint64(part.Upto))
 				bar.Clear()
 				fmt.Fprintf(stderr, "egtb verify %s: going on from slot %d of %d (%.1f %%, checked before: %s)\n",
-					r.Label(), part.Upto, r.Spec.Slots(), 100*float64(part.Upto)/float64(r.Spec.Slots()), journal.Path())
+					r.Label(), part.Upto, r.Spec.Slots(), 100*float64(part.Upto)/float64(r.Spec.Slots()), from.Path())
 			}
-			return part, ok
+			return part, from != nil
 		}
+	}
+	if journal != nil {
 		opts.Checkpoint = func(r egtb.VerifyReport, part egtb.VerifyPart) {
 			if err := journal.Checkpoint(r, part); err != nil {
 				bar.Clear()
@@ -79,7 +107,7 @@ func Verify(ctx context.Context, stdout, stderr io.Writer, o VerifyOptions) erro
 		}
 		switch {
 		case r.Skipped:
-			fmt.Fprintf(stdout, "%s: OK before (%s), the same data\n", name, journal.Path())
+			fmt.Fprintf(stdout, "%s: OK before (%s), the same data\n", name, skippedBy[name])
 		case r.Missing:
 			failed = true
 			fmt.Fprintf(stdout, "%s: FAILED, no table (millengine egtb build solves it)\n", name)
