@@ -13,17 +13,24 @@ import (
 	"github.com/millengine/millengine/internal/rules"
 )
 
-// A verify journal makes a stopped verify go on where it was: the tables it
-// holds as OK, with the checksum they have, are skipped; a line for another
-// checksum (a table rebuilt since) or cut by a kill is not trusted; a file
-// that is not a journal is refused.
-func TestVerifyJournal(t *testing.T) {
-	dir := egtbtest.Small(t, 6)
+// standardSet returns the directory of the standard tables up to maxPieces
+// the tests share, and their parameters.
+func standardSet(t *testing.T, maxPieces int) (string, egtb.Params) {
+	t.Helper()
 	r := rules.Default()
 	p, err := egtb.ParamsOf(&r)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return egtbtest.Small(t, maxPieces), p
+}
+
+// A verify journal makes a stopped verify go on where it was: the tables it
+// holds as OK, with the checksum they have, are skipped; a line for another
+// checksum (a table rebuilt since) or cut by a kill is not trusted; a file
+// that is not a journal is refused.
+func TestVerifyJournal(t *testing.T) {
+	dir, p := standardSet(t, 6)
 	path := filepath.Join(t.TempDir(), "verify.journal")
 	run := func() (checked, skipped []string) {
 		t.Helper()
@@ -103,12 +110,7 @@ func TestVerifyJournal(t *testing.T) {
 // runs together count exactly the entries of one whole check. A part line
 // cut by a kill is ignored.
 func TestVerifyResumesATable(t *testing.T) {
-	dir := egtbtest.Small(t, 6)
-	r := rules.Default()
-	p, err := egtb.ParamsOf(&r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, p := standardSet(t, 6)
 	only := []egtb.SectorSpec{{M: 3, O: 3}}
 	whole := map[string]uint64{}
 	if _, err := egtb.VerifyDir(context.Background(), dir, []egtb.Params{p}, only, egtb.VerifyOptions{Limit: 1}, func(rep egtb.VerifyReport) {
@@ -200,16 +202,11 @@ func TestVerifyResumesATable(t *testing.T) {
 // build, with their checksums: the build reproduces byte for byte the data
 // that was verified entry by entry, and a verify with the record skips it.
 func TestRecord(t *testing.T) {
-	dir := egtbtest.Small(t, 7)
-	r := rules.Default()
-	p, err := egtb.ParamsOf(&r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, p := standardSet(t, 7)
 	rec := egtb.Record()
 	var skipped []string
 	only := []egtb.SectorSpec{{M: 3, O: 3}, {M: 3, O: 4}, {M: 4, O: 3}}
-	_, err = egtb.VerifyDir(context.Background(), dir, []egtb.Params{p}, only, egtb.VerifyOptions{Skip: rec.Has, Step: 997, Limit: 1}, func(rep egtb.VerifyReport) {
+	_, err := egtb.VerifyDir(context.Background(), dir, []egtb.Params{p}, only, egtb.VerifyOptions{Skip: rec.Has, Step: 997, Limit: 1}, func(rep egtb.VerifyReport) {
 		if !rep.Skipped {
 			t.Errorf("%s (crc %08x) is not in the record", rep.Label(), rep.CRC)
 			return
