@@ -153,17 +153,18 @@ type oState struct {
 	base      uint32      // the first slot of its block in the quiet child
 	free      [24]bb.Square
 	removable bb.Bitboard // what a mill may remove
-	// The mill child's side to move is O less the piece removed, the same
-	// for every M of this O: its class is looked up once per removable piece.
-	nmill int
 	// closers[k] are the lines through the k-th free point whose two other
 	// points are free too, as sets of free points (the rank space of cm):
 	// the placement there closes a mill when cm holds one of them.
 	closers  [24][3]uint32
 	nclosers [24]uint8
-	millCI   [24]uint32
-	millMk   [24]uint16
-	millCM   [24]bb.Bitboard
+	// The mill child's side to move is O less the piece removed, the same
+	// for every M of this O: the class of each (millCI, millMk, millCM, as
+	// sector.moverClass gives them) is looked up once per removable piece.
+	nmill  int
+	millCI [24]uint32
+	millMk [24]uint16
+	millCM [24]bb.Bitboard
 }
 
 func (ps *placingSolver) setO(st *oState, ci uint32) {
