@@ -131,16 +131,30 @@ func (t *Tables) Verify(ctx context.Context, s SectorSpec, o VerifyOptions) (Ver
 		var fen []byte
 		var local []Mismatch
 		var n, bad uint64
-		for i := (lo + step - 1) / step * step; i < hi; i += step {
+		// Two slots in flight: the next one's successors are found and
+		// prefetched before this one's are read.
+		cs := new([2]slotCheck)
+		var prev *slotCheck
+		end := func(c *slotCheck) {
 			n++
-			mover, other := sec.decode(i)
-			if want, st := t.checkMoving(&r, mover, other, data[i], sec.used(mover, other), o.Metric); want != "" {
+			if want, st := c.end(t, &r, o.Metric); want != "" {
 				bad++
 				if len(local) < o.Limit {
-					fen = appendFEN(fen[:0], mover, other)
-					local = append(local, Mismatch{Slot: i, FEN: string(fen), Stored: st, Computed: want})
+					fen = appendFEN(fen[:0], c.mover, c.other)
+					local = append(local, Mismatch{Slot: c.i, FEN: string(fen), Stored: st, Computed: want})
 				}
 			}
+		}
+		for i, k := (lo+step-1)/step*step, 0; i < hi; i, k = i+step, k^1 {
+			c := &cs[k]
+			c.begin(t, &r, sec, data, i, o.Metric)
+			if prev != nil {
+				end(prev)
+			}
+			prev = c
+		}
+		if prev != nil {
+			end(prev)
 		}
 		mu.Lock()
 		res.merge(n, bad, local)
@@ -168,25 +182,59 @@ func (r *VerifyResult) trim(limit int) {
 	}
 }
 
-// checkMoving checks one slot of a moving sector's table: it returns what
-// the slot should hold if it is wrong ("" if right) and what it holds.
-func (t *Tables) checkMoving(r *rules.Rules, mover, other bb.Bitboard, stored byte, used bool, metric Metric) (want, st string) {
+// slotCheck is one slot of a moving sector's table under check: begun (its
+// position's successors found and prefetched), then ended (read and
+// compared with the slot).
+type slotCheck struct {
+	i            uint32
+	mover, other bb.Bitboard
+	stored       byte
+	used         bool
+	p            position.Position
+	a            afterSet
+}
+
+// begin takes slot i and prepares its position's successors.
+func (c *slotCheck) begin(t *Tables, r *rules.Rules, sec *sector, data []byte, i uint32, metric Metric) {
+	c.i = i
+	c.mover, c.other = sec.decode(i)
+	c.stored, c.used = data[i], sec.used(c.mover, c.other)
+	if c.used && c.stored != unused {
+		c.p = position.NewMoving(r, c.mover, c.other, position.White)
+		if !c.p.IsOver() {
+			c.a.prepare(t, r, &c.p, metric)
+		}
+	}
+}
+
+// end returns what the slot should hold if it is wrong ("" if right) and
+// what it holds. A position over is a loss (0) for its side to move, if
+// the other side has won.
+func (c *slotCheck) end(t *Tables, r *rules.Rules, metric Metric) (want, st string) {
 	st = "unused"
-	if stored != unused {
-		st = Value(stored).String()
+	if c.stored != unused {
+		st = Value(c.stored).String()
 	}
 	switch {
-	case !used && stored == unused:
+	case !c.used && c.stored == unused:
 		return "", st
-	case !used:
+	case !c.used:
 		return "unused", st
-	case stored == unused:
+	case c.stored == unused:
 		return "a value (the slot is used)", st
 	}
-	p := position.NewMoving(r, mover, other, position.White)
-	if v, ok := t.valueByRules(r, &p, metric); !ok {
+	var v Value
+	ok := true
+	if c.p.IsOver() {
+		res, _ := c.p.Result()
+		v, ok = Loss(0), res == position.Winner(c.p.SideToMove()^1)
+	} else {
+		v, ok = c.a.finish(t, r, metric)
+	}
+	if !ok {
 		return "unknown", st
-	} else if v != Value(stored) {
+	}
+	if v != Value(c.stored) {
 		return v.String(), st
 	}
 	return "", st
@@ -265,20 +313,6 @@ func appendFEN(b []byte, mover, other bb.Bitboard) []byte {
 	return append(b, " 0 0 0 0 0 0 0 0 0 1"...)
 }
 
-// valueByRules computes the value of p for its side to move from its
-// successors, generated and played by movegen and position: the removals
-// after a mill are expanded the same way, and the positions after the turn
-// are probed in the tables.
-func (t *Tables) valueByRules(r *rules.Rules, p *position.Position, metric Metric) (Value, bool) {
-	if p.IsOver() {
-		if res, _ := p.Result(); res == position.Winner(p.SideToMove()^1) {
-			return Loss(0), true
-		}
-		return 0, false
-	}
-	return t.bestAfter(r, p, metric)
-}
-
 // anyResult is a metric for the checks only: the result of a position, read from
 // any of its sector's tables (what a removing turn's DTZ value needs).
 const anyResult Metric = 0xFF
@@ -301,42 +335,70 @@ func (t *Tables) tableFor(m, o int, metric Metric) *table {
 // counts the DTZ value of the position it leads to.
 //
 // The positions after the turns lie anywhere in the tables: their slots are
-// found and prefetched for all the actions first, then read, so that the
-// cache misses overlap.
+// found and prefetched for all the actions first (prepare), then read
+// (finish), so that the cache misses overlap.
 func (t *Tables) bestAfter(r *rules.Rules, p *position.Position, metric Metric) (Value, bool) {
+	var a afterSet
+	a.prepare(t, r, p, metric)
+	return a.finish(t, r, metric)
+}
+
+// afterSet is a position's actions played, and the table entries of the
+// positions they lead to, found and prefetched but not yet read: verify
+// prepares the next slot's while it finishes this one's, so that the
+// misses of two positions overlap.
+type afterSet struct {
+	us   position.Color
+	n    int
+	bad  bool // no action, or a table missing
+	slot [movegen.MaxMoves]*byte
+	kid  [movegen.MaxMoves]position.Position
+}
+
+// prepare plays p's actions and finds and prefetches the entries of the
+// positions they lead to.
+func (a *afterSet) prepare(t *Tables, r *rules.Rules, p *position.Position, metric Metric) {
 	var ml movegen.MoveList
 	movegen.Generate(r, p, &ml)
-	if ml.N == 0 {
-		return 0, false
-	}
-	us := p.SideToMove()
-	var slot [movegen.MaxMoves]*byte // the table entry of each quiet action's position
-	var kid [movegen.MaxMoves]position.Position
+	a.n, a.bad, a.us = ml.N, ml.N == 0, p.SideToMove()
+	us := a.us
 	for i, m := range ml.Slice() {
-		c := &kid[i]
+		c := &a.kid[i]
 		*c = *p
 		c.Do(r, m)
+		a.slot[i] = nil
 		if c.IsOver() || c.SideToMove() == us || c.Action() != position.Select {
 			continue
 		}
 		tb := t.tableFor(c.OnBoard(us^1), c.OnBoard(us), metric)
 		if tb == nil {
-			return 0, false
+			a.bad = true
+			return
 		}
 		data := tb.all()
 		if data == nil {
-			return 0, false
+			a.bad = true
+			return
 		}
-		slot[i] = &data[tb.sec.index(c.Pieces(us^1), c.Pieces(us))]
-		memory.Prefetch(uintptr(unsafe.Pointer(slot[i])))
+		a.slot[i] = &data[tb.sec.index(c.Pieces(us^1), c.Pieces(us))]
+		memory.Prefetch(uintptr(unsafe.Pointer(a.slot[i])))
 	}
+}
+
+// finish reads the prepared entries and returns the best value over the
+// actions, false if one cannot be known.
+func (a *afterSet) finish(t *Tables, r *rules.Rules, metric Metric) (Value, bool) {
+	if a.bad {
+		return 0, false
+	}
+	us := a.us
 	var best Value
-	for i := range ml.N {
-		c := &kid[i]
+	for i := range a.n {
+		c := &a.kid[i]
 		var v Value
 		switch {
-		case slot[i] != nil:
-			v = Value(*slot[i]).Parent()
+		case a.slot[i] != nil:
+			v = Value(*a.slot[i]).Parent()
 		case c.IsOver():
 			if res, _ := c.Result(); res != position.Winner(us) {
 				return 0, false
