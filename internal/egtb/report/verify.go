@@ -58,17 +58,17 @@ func Verify(ctx context.Context, stdout, stderr io.Writer, o VerifyOptions) erro
 			sources = append(sources, j)
 		}
 	}
-	skippedBy := map[string]string{} // a table's name: the journal it was skipped by
-	if len(sources) > 0 {
-		opts.Skip = func(r egtb.VerifyReport) bool {
-			for _, j := range sources {
-				if j.Has(r) {
-					skippedBy[r.Params.Name()+" "+r.Label()] = j.Path()
-					return true
-				}
+	// holder is the first source that holds r's table as OK with its data.
+	holder := func(r egtb.VerifyReport) *egtb.Journal {
+		for _, j := range sources {
+			if j.Has(r) {
+				return j
 			}
-			return false
 		}
+		return nil
+	}
+	if len(sources) > 0 {
+		opts.Skip = func(r egtb.VerifyReport) bool { return holder(r) != nil }
 		opts.Resume = func(r egtb.VerifyReport) (egtb.VerifyPart, bool) {
 			var part egtb.VerifyPart
 			var from *egtb.Journal
@@ -107,7 +107,7 @@ func Verify(ctx context.Context, stdout, stderr io.Writer, o VerifyOptions) erro
 		}
 		switch {
 		case r.Skipped:
-			fmt.Fprintf(stdout, "%s: OK before (%s), the same data\n", name, skippedBy[name])
+			fmt.Fprintf(stdout, "%s: OK before (%s), the same data\n", name, holder(r).Path())
 		case r.Missing:
 			failed = true
 			fmt.Fprintf(stdout, "%s: FAILED, no table (millengine egtb build solves it)\n", name)
