@@ -323,27 +323,9 @@ func (t *Tables) buildPlacing(ctx context.Context, o BuildOptions, j Job, report
 		report(t.report(s, j.Sectors, WDL, 0, true))
 		return nil
 	}
-	views := map[SectorSpec]*wdlView{}
-	for _, n := range j.Needs {
-		var tb *table
-		if n.Placing() {
-			tb = t.placingTable(n)
-		} else {
-			tb = t.lookupWDL(n.M, n.O)
-		}
-		if tb == nil {
-			continue // the solve says which is missing
-		}
-		if err := tb.checkData(); err != nil {
-			t.unload(n, tb.hdr.metric)
-			os.Remove(tb.path)
-			return err
-		}
-		if n.Placing() {
-			views[n] = &wdlView{sec: tb.sec, data: tb.all()}
-		} else {
-			views[n] = movingView(tb, o.Threads)
-		}
+	views, err := t.childViews(j.Needs, o.Threads)
+	if err != nil {
+		return err
 	}
 	start := time.Now()
 	memory.ResetPeak()
@@ -369,6 +351,37 @@ func (t *Tables) buildPlacing(ctx context.Context, o BuildOptions, j Job, report
 	r.PeakRSS, _ = memory.Peak()
 	report(r)
 	return nil
+}
+
+// childViews returns the results of the tables a placing sector's solve
+// reads (needs), as two-bit codes: a placing table as it is, a moving one
+// converted. A need not built is left out (the solve says which is
+// missing); a damaged one is unloaded and its file removed (a build makes
+// it again), and its error returned.
+func (t *Tables) childViews(needs []SectorSpec, threads int) (map[SectorSpec]*wdlView, error) {
+	views := map[SectorSpec]*wdlView{}
+	for _, n := range needs {
+		var tb *table
+		if n.Placing() {
+			tb = t.placingTable(n)
+		} else {
+			tb = t.lookupWDL(n.M, n.O)
+		}
+		if tb == nil {
+			continue
+		}
+		if err := tb.checkData(); err != nil {
+			t.unload(n, tb.hdr.metric)
+			os.Remove(tb.path)
+			return nil, err
+		}
+		if n.Placing() {
+			views[n] = &wdlView{sec: tb.sec, data: tb.all()}
+		} else {
+			views[n] = movingView(tb, threads)
+		}
+	}
+	return views, nil
 }
 
 // exitCopies copies the tables the pair's captures lead to, as look gives
