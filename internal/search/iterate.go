@@ -326,8 +326,14 @@ func (s *searchRun) untilGameEnd(pv []position.Move) []position.Move {
 	return pv
 }
 
-// mateIn converts a mate score into turns of the side to move (negative when
-// it is mated): a turn is an action with the removals that follow it.
+// mateIn converts a mate score into the turns the winner takes to end the
+// game (negative when the side to move is the loser), as UCI's "mate -N"
+// means mated in the opponent's N moves: a turn is an action with the
+// removals that follow it. The two counts differ when the loser's own action
+// ends the game (a placement that fills the board under a BoardFullAction
+// that makes the first player lose): the loser then takes one turn more than
+// the winner, and it is the winner's that are reported. A loss on the side to
+// move's first action is reported as mate -1, since UCI has no "mate -0".
 func mateIn(w *worker, score int, pv []position.Move) int {
 	var plies int
 	switch {
@@ -339,21 +345,27 @@ func mateIn(w *worker, score int, pv []position.Move) int {
 		return 0
 	}
 	root := w.stack[0].pos
-	us := root.SideToMove()
+	winner := root.SideToMove()
+	if score < 0 {
+		winner ^= 1
+	}
 	p := root
 	turns := 0
 	prev := position.Color(2)
 	for i := 0; i < plies && i < len(pv); i++ {
 		mover := p.SideToMove()
-		if mover == us && mover != prev {
+		if mover == winner && mover != prev {
 			turns++
 		}
 		prev = mover
 		p.Do(w.r, pv[i])
 	}
-	if len(pv) < plies {
+	if rest := plies - len(pv); rest > 0 {
 		// The line is cut short: estimate the rest, a turn every other ply.
-		turns += (plies - len(pv) + 1) / 2
+		if p.SideToMove() == winner && prev != winner {
+			rest++
+		}
+		turns += rest / 2
 	}
 	if turns == 0 {
 		turns = 1

@@ -73,6 +73,10 @@ func pvCheck(t *testing.T, g *position.Game, lines []string) {
 				// the opponent wins: count its turns
 				winnerTurns = countTurns(g, toks, us^1)
 			}
+			if winnerTurns == 0 {
+				// The side to move lost by its first action: reported as mate -1.
+				winnerTurns = 1
+			}
 			if winnerTurns != want {
 				t.Fatalf("score mate %d, but the pv ends the game on turn %d: %q", mate, winnerTurns, l)
 			}
@@ -139,6 +143,25 @@ func TestPVStopsAtRepetition(t *testing.T) {
 	for _, d := range []string{"2", "10"} {
 		h.send("position fen "+fen+" moves "+strings.Join(moves, " "), "go depth "+d)
 		pvCheck(t, testkit.Game(t, rules.Default(), fen, moves...), h.until("bestmove"))
+	}
+}
+
+// A loss by the loser's own action: White's last placement fills the board,
+// and a full board loses for the first player (BoardFullAction 0). White
+// takes two turns, Black one; mate -1 counts the winner's, as mate -N means
+// mated in the opponent's N moves (it once said mate -2, counting White's).
+func TestMateCountsWinnersTurns(t *testing.T) {
+	r := rules.Default()
+	r.PiecesCount, r.BoardFullAction = 12, rules.BoardFullFirstLoses
+	fen := "O@O*O@O@/@O@O@*@O/O@O@O@@* w p p 10 2 11 1 0 0 0 0 0 0 0 0 11"
+	h := startHarness(t, testConfig())
+	h.send("setoption name PiecesCount value 12", "setoption name BoardFullAction value 0",
+		"position fen "+fen, "go depth 5")
+	lines := h.until("bestmove")
+	pvCheck(t, testkit.Game(t, r, fen), lines)
+	last := lines[len(lines)-2]
+	if !strings.HasPrefix(last, "info depth 5 ") || !strings.Contains(last, " score mate -1 ") || !strings.HasSuffix(last, " pv e3 b2 a7") {
+		t.Fatalf("want depth 5 mate -1 with pv e3 b2 a7, got %q", last)
 	}
 }
 
