@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -176,4 +177,40 @@ func Record() *Journal {
 		panic(err) // TestRecord reads it
 	}
 	return j
+}
+
+// RecordAdditions returns the lines of journal (a verify journal's text) that
+// record (another journal's text, the record's) lacks, to append to it: the
+// OK lines of the tables the record does not hold with the same data, and,
+// for each table the journal checked only in part, its furthest part line
+// where that goes further than the record's. This is how a verify of hours,
+// on any machine, adds to the record (scripts/recordadd) and how the next
+// one goes on from it.
+func RecordAdditions(record, journal string) ([]string, error) {
+	rec := &Journal{path: "the record", done: map[string]bool{}, parts: map[string]VerifyPart{}}
+	if _, err := rec.read(strings.NewReader(record)); err != nil {
+		return nil, err
+	}
+	jr := &Journal{path: "the journal", done: map[string]bool{}, parts: map[string]VerifyPart{}}
+	if _, err := jr.read(strings.NewReader(journal)); err != nil {
+		return nil, err
+	}
+	var oks, partKeys []string
+	for line := range strings.Lines(journal) {
+		line = strings.TrimRight(line, "\r\n")
+		if k, _, ok := strings.Cut(line, ": OK, "); ok && !strings.HasPrefix(line, "#") {
+			if !rec.done[k] {
+				oks = append(oks, line)
+				rec.done[k] = true
+			}
+		} else if k, _, ok := parsePart(line); ok && !jr.done[k] && !rec.done[k] && !slices.Contains(partKeys, k) {
+			partKeys = append(partKeys, k)
+		}
+	}
+	for _, k := range partKeys {
+		if p := jr.parts[k]; p.Upto > rec.parts[k].Upto {
+			oks = append(oks, k+partSep+formatPart(p))
+		}
+	}
+	return oks, nil
 }

@@ -223,3 +223,37 @@ func TestRecord(t *testing.T) {
 		t.Error("a part for a checksum the record does not hold")
 	}
 }
+
+// A verify's journal adds to the record only what the record lacks: new OK
+// lines, and the furthest part of a table still under way, once.
+func TestRecordAdditions(t *testing.T) {
+	const h = "# millengine egtb verify journal\n"
+	record := h + "# an earlier machine\n" +
+		"p 3v3 crc 00000001: OK, 10 entries, 1.0 s\n" +
+		"p 5v5 crc 00000005 part: upto 300, 300 entries, 3.0 s\n" +
+		"p 6v6 crc 00000006 part: upto 100, 100 entries, 1.0 s\n"
+	journal := h +
+		"p 3v3 crc 00000001: OK, 10 entries, 0.9 s\n" + // held already
+		"p 3v3 dtz crc 00000002: OK, 10 entries, 0.8 s\n" +
+		"p 4v4 crc 00000004 part: upto 50, 50 entries, 2.0 s\n" +
+		"p 4v4 crc 00000004: OK, 90 entries, 4.0 s\n" + // finished: no part line
+		"p 5v5 crc 00000005 part: upto 200, 200 entries, 2.0 s\n" + // behind the record's
+		"p 6v6 crc 00000006 part: upto 150, 150 entries, 1.5 s\n" +
+		"p 6v6 crc 00000006 part: upto 250, 250 entries, 2.5 s\n" +
+		"p 7v7 crc 00000007 part: upto 9"
+	got, err := egtb.RecordAdditions(record, journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"p 3v3 dtz crc 00000002: OK, 10 entries, 0.8 s",
+		"p 4v4 crc 00000004: OK, 90 entries, 4.0 s",
+		"p 6v6 crc 00000006 part: upto 250, 250 entries, 2.5 s",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := egtb.RecordAdditions(record, "not a journal\n"); err == nil || !strings.Contains(err.Error(), "not a journal of egtb verify") {
+		t.Errorf("a file that is not a journal: %v", err)
+	}
+}
