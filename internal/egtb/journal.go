@@ -185,17 +185,17 @@ func Record() *Journal {
 // for each table the journal checked only in part, its furthest part line
 // where that goes further than the record's. This is how a verify of hours,
 // on any machine, adds to the record (scripts/recordadd) and how the next
-// one goes on from it.
-func RecordAdditions(record, journal string) ([]string, error) {
+// one goes on from it. The OK lines come first, then the part lines.
+func RecordAdditions(record, journal string) (oks, parts []string, err error) {
 	rec := &Journal{path: "the record", done: map[string]bool{}, parts: map[string]VerifyPart{}}
 	if _, err := rec.read(strings.NewReader(record)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	jr := &Journal{path: "the journal", done: map[string]bool{}, parts: map[string]VerifyPart{}}
 	if _, err := jr.read(strings.NewReader(journal)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var oks, partKeys []string
+	var partKeys []string
 	for line := range strings.Lines(journal) {
 		line = strings.TrimRight(line, "\r\n")
 		if k, _, ok := strings.Cut(line, ": OK, "); ok && !strings.HasPrefix(line, "#") {
@@ -209,8 +209,8 @@ func RecordAdditions(record, journal string) ([]string, error) {
 	}
 	for _, k := range partKeys {
 		if p := jr.parts[k]; p.Upto > rec.parts[k].Upto {
-			oks = append(oks, k+partSep+formatPart(p))
+			parts = append(parts, k+partSep+formatPart(p))
 		}
 	}
-	return oks, nil
+	return oks, parts, nil
 }

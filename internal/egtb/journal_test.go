@@ -241,10 +241,11 @@ func TestRecordAdditions(t *testing.T) {
 		"p 6v6 crc 00000006 part: upto 150, 150 entries, 1.5 s\n" +
 		"p 6v6 crc 00000006 part: upto 250, 250 entries, 2.5 s\n" +
 		"p 7v7 crc 00000007 part: upto 9"
-	got, err := egtb.RecordAdditions(record, journal)
+	oks, parts, err := egtb.RecordAdditions(record, journal)
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := append(oks, parts...)
 	want := []string{
 		"p 3v3 dtz crc 00000002: OK, 10 entries, 0.8 s",
 		"p 4v4 crc 00000004: OK, 90 entries, 4.0 s",
@@ -253,7 +254,7 @@ func TestRecordAdditions(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if _, err := egtb.RecordAdditions(record, "not a journal\n"); err == nil || !strings.Contains(err.Error(), "not a journal of egtb verify") {
+	if _, _, err := egtb.RecordAdditions(record, "not a journal\n"); err == nil || !strings.Contains(err.Error(), "not a journal of egtb verify") {
 		t.Errorf("a file that is not a journal: %v", err)
 	}
 }

@@ -49,11 +49,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "recordadd: %v\n", err)
 		return 1
 	}
-	lines, err := egtb.RecordAdditions(string(rec), string(jr))
+	oks, parts, err := egtb.RecordAdditions(string(rec), string(jr))
 	if err != nil {
 		fmt.Fprintf(stderr, "recordadd: %v\n", err)
 		return 1
 	}
+	lines := append(oks, parts...)
 	if len(lines) == 0 {
 		fmt.Fprintf(stdout, "%s holds every line of %s already\n", *record, *journal)
 		return 0
@@ -63,12 +64,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "recordadd: %v\n", err)
 		return 1
 	}
-	parts := 0
-	for _, l := range lines {
-		if strings.Contains(l, " part: upto ") {
-			parts++
-		}
-	}
-	fmt.Fprintf(stdout, "%d OK lines and %d part lines added to %s\n", len(lines)-parts, parts, *record)
+	fmt.Fprintf(stdout, "%d OK lines and %d part lines added to %s\n", len(oks), len(parts), *record)
 	return 0
 }
