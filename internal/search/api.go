@@ -108,6 +108,12 @@ type Options struct {
 	// playing, and one that stands worse steers into them. A negative value
 	// makes the engine seek draws. Analysis does not use it: see AnalyseMode.
 	Contempt int
+	// DrawnContempt, when above 0, replaces Contempt at a root the tables
+	// or a proof call a draw, where every action the search chooses among
+	// keeps the draw: there a draw avoided costs nothing, so a larger
+	// contempt keeps the game going (away from repetitions and the N-move
+	// rule) and gives the opponent more turns to err. 0 keeps Contempt.
+	DrawnContempt int
 	// AnalyseMode scores every draw as a draw (no Contempt): the scores
 	// shown are the position's own, not the engine's preference as a player.
 	// An infinite search is analysis too.

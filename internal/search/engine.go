@@ -268,6 +268,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	}
 	var tables *egtb.Tables
 	var proof *proofResult
+	searchChooses := false // a drawn table root where the search chooses: said in a note
 	if e.tables.Covers(&g.Rules) {
 		tables = e.tables
 	}
@@ -308,9 +309,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 			}
 			tables = nil
 			proof = &proofResult{value: solve.Draw, kept: moves, outcome: OutcomeDraw, source: from}
-			if report != nil && len(moves) > 1 && pol == PolicySearch {
-				report(Info{Note: fmt.Sprintf("policy search: the search chooses among the %d drawing actions", len(moves))})
-			}
+			searchChooses = report != nil && len(moves) > 1 && pol == PolicySearch
 		}
 	}
 	if tables != nil {
@@ -324,6 +323,16 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	s := e.newRun(g, lim, report, len(moves))
 	s.tables = tables
 	s.proof = proof
+	if proof != nil && proof.value == solve.Draw {
+		s.draw = drawScores(&s.opts, &s.lim, g.Pos.SideToMove(), true)
+	}
+	if searchChooses {
+		note := fmt.Sprintf("policy search: the search chooses among the %d drawing actions", len(moves))
+		if s.opts.DrawnContempt > 0 {
+			note += fmt.Sprintf(", a draw scored %d", s.draw[g.Pos.SideToMove()])
+		}
+		report(Info{Note: note})
+	}
 	e.startWorkers(s, g, e.orderRootMoves(s, g, moves))
 
 	var wg sync.WaitGroup
@@ -446,22 +455,29 @@ func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves 
 		s.maxDepth = 1
 	}
 	s.opts.MultiPV = min(s.opts.MultiPV, nMoves)
-	s.draw = drawScores(&s.opts, &s.lim, g.Pos.SideToMove())
+	s.draw = drawScores(&s.opts, &s.lim, g.Pos.SideToMove(), false)
 	return s
 }
 
 // drawScores returns the score of a draw for each colour to move: −Contempt
 // for the side to move at the root, +Contempt for its opponent, 0 for both
-// in analysis (AnalyseMode or an infinite search). The table keeps scores
-// from one search to the next; in a game the engine moves for one side, so
-// the draws it stored were scored for the same root side.
-func drawScores(o *Options, lim *Limits, root position.Color) [2]int {
+// in analysis (AnalyseMode or an infinite search). At a drawnRoot, one the
+// tables or a proof call a draw and whose searched actions all keep it,
+// DrawnContempt replaces Contempt when set: avoiding a draw there cannot
+// give the value away. The table keeps scores from one search to the next;
+// in a game the engine moves for one side, so the draws it stored were
+// scored for the same root side.
+func drawScores(o *Options, lim *Limits, root position.Color, drawnRoot bool) [2]int {
 	var d [2]int
 	if o.AnalyseMode || lim.Infinite {
 		return d
 	}
-	d[root] = ValueDraw - o.Contempt
-	d[root.Opponent()] = ValueDraw + o.Contempt
+	c := o.Contempt
+	if drawnRoot && o.DrawnContempt > 0 {
+		c = o.DrawnContempt
+	}
+	d[root] = ValueDraw - c
+	d[root.Opponent()] = ValueDraw + c
 	return d
 }
 

@@ -37,6 +37,12 @@ func TestParsePolicy(t *testing.T) {
 // the root's drawing actions.
 func policyRoot(t *testing.T, p Policy) (Result, string, map[position.Move]bool) {
 	t.Helper()
+	return policyRootWith(t, p, 0)
+}
+
+// policyRootWith is policyRoot with the engine's DrawnContempt set.
+func policyRootWith(t *testing.T, p Policy, drawnContempt int) (Result, string, map[position.Move]bool) {
+	t.Helper()
 	r := rules.Default()
 	tb, err := egtb.Open(egtbtest.Game(t, 7), &r)
 	if err != nil {
@@ -61,7 +67,7 @@ func policyRoot(t *testing.T, p Policy) (Result, string, map[position.Move]bool)
 	e := New(8)
 	e.SetTables(tb)
 	o := e.Options()
-	o.Policy = p
+	o.Policy, o.DrawnContempt = p, drawnContempt
 	e.SetOptions(o)
 	var note string
 	res := e.Search(g, Limits{Depth: 3}, func(in Info) {
@@ -106,6 +112,17 @@ func TestPolicySearchSearches(t *testing.T) {
 	res, note, drawn := policyRoot(t, PolicySearch)
 	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions"; note != want || res.Nodes == 0 {
 		t.Errorf("note %q, %d nodes: want a search and %q", note, res.Nodes, want)
+	}
+}
+
+// With DrawnContempt the search scores a draw below a drawn root by it, not
+// by Contempt (every action it chooses among keeps the draw), says so, and
+// still reports the root's draw.
+func TestPolicySearchDrawnContempt(t *testing.T) {
+	res, note, drawn := policyRootWith(t, PolicySearch, 60)
+	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a draw scored -60"
+	if note != want || res.Score != ValueDraw || res.Outcome != OutcomeDraw {
+		t.Errorf("note %q, score %d, outcome %v: want %q and the draw", note, res.Score, res.Outcome, want)
 	}
 }
 

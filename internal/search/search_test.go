@@ -494,19 +494,26 @@ func TestContemptIsOffForAnalysis(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		o    Options
-		lim  Limits
-		root position.Color
-		want [2]int
+		o     Options
+		lim   Limits
+		root  position.Color
+		drawn bool
+		want  [2]int
 	}{
-		{Options{Contempt: 15}, Limits{}, position.White, [2]int{-15, 15}},
-		{Options{Contempt: 15}, Limits{}, position.Black, [2]int{15, -15}},
-		{Options{Contempt: -30}, Limits{MoveTime: time.Second}, position.White, [2]int{30, -30}},
-		{Options{Contempt: 15, AnalyseMode: true}, Limits{}, position.White, [2]int{0, 0}},
-		{Options{Contempt: 15}, Limits{Infinite: true}, position.Black, [2]int{0, 0}},
+		{Options{Contempt: 15}, Limits{}, position.White, false, [2]int{-15, 15}},
+		{Options{Contempt: 15}, Limits{}, position.Black, false, [2]int{15, -15}},
+		{Options{Contempt: -30}, Limits{MoveTime: time.Second}, position.White, false, [2]int{30, -30}},
+		{Options{Contempt: 15, AnalyseMode: true}, Limits{}, position.White, false, [2]int{0, 0}},
+		{Options{Contempt: 15}, Limits{Infinite: true}, position.Black, false, [2]int{0, 0}},
+		// DrawnContempt counts only at a drawn root, and 0 keeps Contempt.
+		{Options{Contempt: 15, DrawnContempt: 60}, Limits{}, position.White, false, [2]int{-15, 15}},
+		{Options{Contempt: 15, DrawnContempt: 60}, Limits{}, position.White, true, [2]int{-60, 60}},
+		{Options{Contempt: 15, DrawnContempt: 60}, Limits{}, position.Black, true, [2]int{60, -60}},
+		{Options{Contempt: 15}, Limits{}, position.White, true, [2]int{-15, 15}},
+		{Options{Contempt: 15, DrawnContempt: 60, AnalyseMode: true}, Limits{}, position.White, true, [2]int{0, 0}},
 	} {
-		if got := drawScores(&c.o, &c.lim, c.root); got != c.want {
-			t.Errorf("drawScores(%+v, infinite %v, %v) = %v, want %v", c.o, c.lim.Infinite, c.root, got, c.want)
+		if got := drawScores(&c.o, &c.lim, c.root, c.drawn); got != c.want {
+			t.Errorf("drawScores(%+v, infinite %v, %v, drawn %v) = %v, want %v", c.o, c.lim.Infinite, c.root, c.drawn, got, c.want)
 		}
 	}
 }
