@@ -33,6 +33,7 @@ func Games(w io.Writer, o GamesOptions) error {
 	tables := newTableCache(o.Dir)
 	defer tables.close()
 	sum := map[string]*gamesTally{}
+	drawnEnds := map[string]map[string]int{} // per engine, its drawn games not won by their ending
 	tally := func(name string) *gamesTally {
 		if sum[name] == nil {
 			sum[name] = &gamesTally{}
@@ -53,6 +54,12 @@ func Games(w io.Writer, o GamesOptions) error {
 				fmt.Fprintln(w, a.line(rec))
 			}
 			a.count(rec, tally)
+			for _, n := range a.drawnNotWon(rec) {
+				if drawnEnds[n] == nil {
+					drawnEnds[n] = map[string]int{}
+				}
+				drawnEnds[n][rec.Reason]++
+			}
 		}
 	}
 	names := make([]string, 0, len(sum))
@@ -67,8 +74,33 @@ func Games(w io.Writer, o GamesOptions) error {
 			n, t.games, t.startWin, t.startDraw, t.startLoss, t.unknown, t.lostFromDrawOrWin, t.wonFromDraw, t.winsGivenAway, t.changes); err != nil {
 			return err
 		}
+		if len(drawnEnds[n]) > 0 {
+			if _, err := fmt.Fprintf(w, "%s: drawn games not won, by ending: %s\n", n, endingCounts(drawnEnds[n])); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// endingCounts lists the endings of games by count, the most frequent
+// first ("N-move rule 5, threefold repetition 3"), equal counts by name.
+func endingCounts(ends map[string]int) string {
+	reasons := make([]string, 0, len(ends))
+	for r := range ends {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool {
+		if ends[reasons[i]] != ends[reasons[j]] {
+			return ends[reasons[i]] > ends[reasons[j]]
+		}
+		return reasons[i] < reasons[j]
+	})
+	parts := make([]string, len(reasons))
+	for i, r := range reasons {
+		parts[i] = fmt.Sprintf("%s %d", r, ends[r])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // gamesTally counts one engine's games.
@@ -178,6 +210,23 @@ func (a *gameAnalysis) line(rec match.GameRecord) string {
 		s += "; " + strings.Join(a.changes, "; ")
 	}
 	return s
+}
+
+// drawnNotWon returns the engines for which the game was drawn when the
+// tables first knew it and which did not win it: the draws an engine did
+// not turn into wins, whose endings (repetition, the N-move rule, a loss
+// the opening already held) say what to try next to win more of them.
+func (a *gameAnalysis) drawnNotWon(rec match.GameRecord) []string {
+	if !a.known || a.start != wdl.Draw {
+		return nil
+	}
+	var out []string
+	for _, name := range a.engines {
+		if rec.Winner != name {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // count adds the game to the tallies of its two engines.

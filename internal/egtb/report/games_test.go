@@ -1,10 +1,12 @@
 package report
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
 	"github.com/millengine/millengine/internal/match"
+	"github.com/millengine/millengine/internal/wdl"
 )
 
 // egtb games: a game that starts in the tables with White winning in one,
@@ -62,5 +64,31 @@ func TestEGTBGamesLineFirstKnownLater(t *testing.T) {
 	a := &gameAnalysis{known: true, ply: 36, placing: 19, start: 1}
 	if got, want := a.line(rec), "game 10 A vs B 1-0 (no legal move): first in the tables at ply 36 (placing ended at ply 19), White win"; got != want {
 		t.Fatalf("line %q\nwant %q", got, want)
+	}
+}
+
+// The draws an engine did not win are listed by their ending: both engines
+// of a drawn game, the loser of a drawn position only; a game decided when
+// the tables first knew it is no draw for either.
+func TestEGTBGamesDrawnNotWon(t *testing.T) {
+	drawn := &gameAnalysis{known: true, start: wdl.Draw, engines: [2]string{"A", "B"}}
+	for _, c := range []struct {
+		a      *gameAnalysis
+		winner string
+		want   []string
+	}{
+		{drawn, "", []string{"A", "B"}},
+		{drawn, "A", []string{"B"}},
+		{drawn, "B", []string{"A"}},
+		{&gameAnalysis{known: true, start: wdl.Win, engines: [2]string{"A", "B"}}, "", nil},
+		{&gameAnalysis{engines: [2]string{"A", "B"}}, "", nil},
+	} {
+		if got := c.a.drawnNotWon(match.GameRecord{Winner: c.winner}); !slices.Equal(got, c.want) {
+			t.Errorf("start %v known %v, winner %q: %q, want %q", c.a.start, c.a.known, c.winner, got, c.want)
+		}
+	}
+	if got, want := endingCounts(map[string]int{"threefold repetition": 3, "N-move rule": 5, "no legal move": 3}),
+		"N-move rule 5, no legal move 3, threefold repetition 3"; got != want {
+		t.Errorf("endingCounts %q, want %q", got, want)
 	}
 }
