@@ -268,7 +268,6 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	}
 	var tables *egtb.Tables
 	var proof *proofResult
-	searchChooses := false // a drawn table root where the search chooses: said in a note
 	if e.tables.Covers(&g.Rules) {
 		tables = e.tables
 	}
@@ -309,26 +308,21 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 			}
 			tables = nil
 			proof = &proofResult{value: solve.Draw, kept: moves, outcome: OutcomeDraw, source: from}
-			searchChooses = report != nil && len(moves) > 1 && pol == PolicySearch
+			if len(moves) > 1 && pol == PolicySearch {
+				proof.note = fmt.Sprintf("policy search: the search chooses among the %d drawing actions", len(moves))
+			}
 		}
 	}
 	if tables != nil {
 		if pr := e.proveRoot(g, lim, moves); pr != nil {
 			proof, moves = pr, pr.kept
-			if report != nil {
-				report(Info{Note: pr.note})
-			}
 		}
 	}
-	s := e.newRun(g, lim, report, len(moves))
+	s := e.newRun(g, lim, report, len(moves), proof)
 	s.tables = tables
-	s.proof = proof
-	if proof != nil && proof.value == solve.Draw {
-		s.draw = drawScores(&s.opts, &s.lim, g.Pos.SideToMove(), true)
-	}
-	if searchChooses {
-		note := fmt.Sprintf("policy search: the search chooses among the %d drawing actions", len(moves))
-		if s.opts.DrawnContempt > 0 {
+	if report != nil && proof != nil && proof.note != "" {
+		note := proof.note
+		if proof.value == solve.Draw && s.opts.DrawnContempt > 0 {
 			note += fmt.Sprintf(", a draw scored %d", s.draw[g.Pos.SideToMove()])
 		}
 		report(Info{Note: note})
@@ -408,7 +402,7 @@ func sourceOf(acts []egtb.RootAction) Source {
 // MultiPV in the policy's order. In infinite and ponder mode the answer
 // waits for stop (or ponderhit) as a search would.
 func (e *Engine) tableAnswer(g *position.Game, lim Limits, report func(Info), src egtb.Source, acts []egtb.RootAction, from Source) Result {
-	s := e.newRun(g, lim, report, len(acts))
+	s := e.newRun(g, lim, report, len(acts), nil)
 	var res Result
 	for i := 0; i < max(s.opts.MultiPV, 1) && i < len(acts); i++ {
 		a := acts[i]
@@ -437,8 +431,10 @@ var outcomes = map[solve.Value]Outcome{solve.Win: OutcomeWin, solve.Draw: Outcom
 // TableOutcome is the outcome of an endgame table's value.
 func TableOutcome(v egtb.Value) Outcome { return outcomes[v.WDL()] }
 
-// newRun plans one search: its options, depth limit and time budget.
-func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves int) *searchRun {
+// newRun plans one search: its options, depth limit and time budget, and
+// the score of a draw, by DrawnContempt when proof (nil: none) proves the
+// root a draw.
+func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves int, proof *proofResult) *searchRun {
 	s := &searchRun{e: e, root: g.Clone(), lim: lim, opts: e.Options(), report: report, lastReport: time.Now()}
 	s.soft, s.hard = timeBudget(&s.lim, g.Pos.SideToMove(), s.opts.MoveOverhead)
 	s.maxDepth = MaxPly - 1
@@ -455,7 +451,8 @@ func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves 
 		s.maxDepth = 1
 	}
 	s.opts.MultiPV = min(s.opts.MultiPV, nMoves)
-	s.draw = drawScores(&s.opts, &s.lim, g.Pos.SideToMove(), false)
+	s.proof = proof
+	s.draw = drawScores(&s.opts, &s.lim, g.Pos.SideToMove(), proof != nil && proof.value == solve.Draw)
 	return s
 }
 

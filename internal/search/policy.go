@@ -196,7 +196,7 @@ func (e *Engine) replyScores(h *position.Game, depth int, only []position.Move) 
 	if len(moves) == 0 {
 		return nil
 	}
-	s := e.newRun(h, Limits{Depth: depth}, nil, len(moves))
+	s := e.newRun(h, Limits{Depth: depth}, nil, len(moves), nil)
 	s.opts.MultiPV, s.opts.Threads = len(moves), 1
 	s.maxDepth = depth
 	e.startWorkers(s, h, e.orderRootMoves(s, h, moves))

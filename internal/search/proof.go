@@ -59,7 +59,7 @@ const proofTableMB = 64
 type proofResult struct {
 	value   solve.Value
 	kept    []position.Move // the actions that keep the value (among the searchable ones)
-	note    string          // for an info string
+	note    string          // for an info string, said once the search is planned; empty: none
 	outcome Outcome
 	source  Source
 }
