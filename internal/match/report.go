@@ -257,7 +257,7 @@ func (s *Summary) Write(w io.Writer) {
 	fmt.Fprintln(w, "Losses by ending:")
 	for i := range s.Engines {
 		e := &s.Engines[i]
-		fmt.Fprintf(w, "  %s: %s\n", e.Name, countList(e.Losses))
+		fmt.Fprintf(w, "  %s: %s\n", e.Name, CountList(e.Losses))
 	}
 }
 
@@ -335,9 +335,9 @@ func byCount(m map[string]int) []count {
 	return list
 }
 
-// countList renders counts by name as "name n, …", largest first, or
-// "none".
-func countList(m map[string]int) string {
+// CountList renders counts by name as "name n, …", largest first (ties
+// by name), or "none": how match, tune and egtb games list endings.
+func CountList(m map[string]int) string {
 	list := byCount(m)
 	if len(list) == 0 {
 		return "none"

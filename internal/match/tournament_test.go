@@ -130,7 +130,7 @@ func TestMatchRandomEngines(t *testing.T) {
 		if !maps.Equal(sum.Engines[i].Losses, losses[name]) {
 			t.Errorf("%s lost %v, the records say %v", name, sum.Engines[i].Losses, losses[name])
 		}
-		if want := fmt.Sprintf("  %s: %s\n", name, countList(losses[name])); !strings.Contains(out.String(), "Losses by ending:\n") || !strings.Contains(out.String(), want) {
+		if want := fmt.Sprintf("  %s: %s\n", name, CountList(losses[name])); !strings.Contains(out.String(), "Losses by ending:\n") || !strings.Contains(out.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, out.String())
 		}
 	}

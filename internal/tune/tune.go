@@ -12,7 +12,6 @@ import (
 	"math/rand/v2"
 	"path"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -235,28 +234,6 @@ func (t *Tally) Add(r PairResult) {
 	}
 }
 
-// endings lists the reasons of one outcome, most frequent first.
-func endings(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	var ends []string
-	for _, k := range keys {
-		ends = append(ends, fmt.Sprintf("%s %d", k, m[k]))
-	}
-	if len(ends) == 0 {
-		return "none"
-	}
-	return strings.Join(ends, ", ")
-}
-
 // String is the screen's result line: W-D-L from A's view, score and Elo.
 func (t *Tally) String() string {
 	n := float64(t.W + t.D + t.L)
@@ -270,7 +247,7 @@ func (t *Tally) String() string {
 	}
 	return fmt.Sprintf("A vs B: +%d =%d -%d, score %.3f, Elo %+.1f (%d games)\n"+
 		"  A lost: %s\n  B lost: %s\n  drawn: %s",
-		t.W, t.D, t.L, s, elo, t.W+t.D+t.L, endings(t.reasons[0]), endings(t.reasons[2]), endings(t.reasons[1]))
+		t.W, t.D, t.L, s, elo, t.W+t.D+t.L, match.CountList(t.reasons[0]), match.CountList(t.reasons[2]), match.CountList(t.reasons[1]))
 }
 
 // Pairs runs fn(worker, pair) for pairs 0..n-1 on the given number of

@@ -75,32 +75,12 @@ func Games(w io.Writer, o GamesOptions) error {
 			return err
 		}
 		if len(drawnEnds[n]) > 0 {
-			if _, err := fmt.Fprintf(w, "%s: drawn games not won, by ending: %s\n", n, endingCounts(drawnEnds[n])); err != nil {
+			if _, err := fmt.Fprintf(w, "%s: drawn games not won, by ending: %s\n", n, match.CountList(drawnEnds[n])); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-// endingCounts lists the endings of games by count, the most frequent
-// first ("N-move rule 5, threefold repetition 3"), equal counts by name.
-func endingCounts(ends map[string]int) string {
-	reasons := make([]string, 0, len(ends))
-	for r := range ends {
-		reasons = append(reasons, r)
-	}
-	sort.Slice(reasons, func(i, j int) bool {
-		if ends[reasons[i]] != ends[reasons[j]] {
-			return ends[reasons[i]] > ends[reasons[j]]
-		}
-		return reasons[i] < reasons[j]
-	})
-	parts := make([]string, len(reasons))
-	for i, r := range reasons {
-		parts[i] = fmt.Sprintf("%s %d", r, ends[r])
-	}
-	return strings.Join(parts, ", ")
 }
 
 // gamesTally counts one engine's games.

@@ -87,8 +87,8 @@ func TestEGTBGamesDrawnNotWon(t *testing.T) {
 			t.Errorf("start %v known %v, winner %q: %q, want %q", c.a.start, c.a.known, c.winner, got, c.want)
 		}
 	}
-	if got, want := endingCounts(map[string]int{"threefold repetition": 3, "N-move rule": 5, "no legal move": 3}),
+	if got, want := match.CountList(map[string]int{"threefold repetition": 3, "N-move rule": 5, "no legal move": 3}),
 		"N-move rule 5, no legal move 3, threefold repetition 3"; got != want {
-		t.Errorf("endingCounts %q, want %q", got, want)
+		t.Errorf("CountList %q, want %q", got, want)
 	}
 }
