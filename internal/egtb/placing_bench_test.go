@@ -4,15 +4,17 @@ import (
 	"context"
 	"hash/crc32"
 	"os"
+	"strconv"
 	"testing"
 )
 
 // BenchmarkSolvePlacing solves one placing sector in memory, nothing
 // written, with the tables of its children read from EGTB_DIR (the sector is
 // EGTB_PLACING, 5_5_1_0 unless said: it needs the moving phase's 5v6 and
-// 4v6; a damaged child is removed, as a build removes it). One thread, so
-// that paired runs compare builds of the solver; the counts and the data's
-// CRC-32C it logs say whether they solve alike.
+// 4v6; a damaged child is removed, as a build removes it). One thread unless
+// EGTB_THREADS says more, so that paired runs compare builds of the solver,
+// and runs with 1 and 2 threads say how the pass scales; the counts and the
+// data's CRC-32C it logs say whether they solve alike.
 func BenchmarkSolvePlacing(b *testing.B) {
 	dir := os.Getenv("EGTB_DIR")
 	if dir == "" {
@@ -31,11 +33,17 @@ func BenchmarkSolvePlacing(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { t.Close() })
-	views, err := t.childViews(Standard.placingNeeds(s), 1)
+	threads := 1
+	if v := os.Getenv("EGTB_THREADS"); v != "" {
+		if threads, err = strconv.Atoi(v); err != nil || threads < 1 {
+			b.Fatalf("EGTB_THREADS %q: not a count of threads", v)
+		}
+	}
+	views, err := t.childViews(Standard.placingNeeds(s), threads)
 	if err != nil {
 		b.Fatal(err)
 	}
-	job := placingJob{p: Standard, s: s, threads: 1, look: func(n SectorSpec) *wdlView { return views[n] }}
+	job := placingJob{p: Standard, s: s, threads: threads, look: func(n SectorSpec) *wdlView { return views[n] }}
 	var st SolveStats
 	var data []byte
 	for b.Loop() {
