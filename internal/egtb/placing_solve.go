@@ -26,9 +26,12 @@ import (
 // slots of the child's table (a few kilobytes), which stays in the cache
 // while the M go by, and their index is the rank of M + p among the points O
 // leaves free, a few table look-ups. The position's own slot is where its
-// board's canonical form puts it: a write at random, one per position, made
-// with an atomic AND into the sector's two-bit array (set to unused before),
-// so that threads working on different O never lose each other's bits.
+// board's canonical form puts it, anywhere in the sector: written at once,
+// each would be a cache and TLB miss that the next position waits for. So
+// each thread gathers its results (codeBuf) and writes them sorted by
+// region of the sector when its buffer is full and at the end, with an
+// atomic AND into the sector's two-bit array (set to unused before), so
+// that threads writing the same word never lose each other's bits.
 
 // wdlView is a solved sector's results as two-bit codes (see file.go).
 type wdlView struct {
@@ -99,9 +102,20 @@ func solvePlacing(ctx context.Context, j placingJob) ([]byte, SolveStats, error)
 	if units >= 1<<32 {
 		return nil, SolveStats{}, fmt.Errorf("egtb: sector %s has too many positions to enumerate", j.s)
 	}
-	if _, err := sv.parallel(j.s.String()+" wdl", 0, uint32(units), uint32(units), ps.solveRange); err != nil {
+	bufs := make([]codeBuf, sv.threads)
+	for t := range bufs {
+		bufs[t].reserve(ps.sec.size)
+	}
+	if _, err := sv.parallelT(j.s.String()+" wdl", 0, uint32(units), uint32(units), func(t int, lo, hi uint32) int {
+		return ps.solveRange(lo, hi, &bufs[t])
+	}); err != nil {
 		return nil, SolveStats{}, err
 	}
+	var wg sync.WaitGroup
+	for t := range bufs {
+		wg.Go(func() { bufs[t].write(ps.words) })
+	}
+	wg.Wait()
 	out := make([]byte, WDL.dataSize(uint64(ps.sec.size)))
 	copy(out, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ps.words))), 4*len(ps.words)))
 	st := SolveStats{Slots: uint64(ps.sec.size), Stored: ps.stored.Load(),
@@ -111,8 +125,8 @@ func solvePlacing(ctx context.Context, j placingJob) ([]byte, SolveStats, error)
 }
 
 // solveRange solves the units [lo, hi) of the walk over the sector's
-// positions (placingWalk).
-func (ps *placingSolver) solveRange(lo, hi uint32) int {
+// positions (placingWalk), their results gathered in cb.
+func (ps *placingSolver) solveRange(lo, hi uint32, cb *codeBuf) int {
 	var hist [4]uint64
 	var stored uint64
 	var st oState
@@ -127,15 +141,11 @@ func (ps *placingSolver) solveRange(lo, hi uint32) int {
 		if st.stab != 1 && !st.leastUnderStab(w.mover, &orbit) {
 			continue
 		}
-		// The position's own slot lies anywhere in the sector: its word is
-		// prefetched before the value is worked out, so that the miss is
-		// over by the time the value is written.
-		i := ps.sec.index(w.mover, st.o)
-		word := &ps.words[i>>4]
-		memory.Prefetch(uintptr(unsafe.Pointer(word)))
 		c := ps.value(&st, w.mover, w.cm)
-		shift := (i & 15) * 2
-		atomic.AndUint32(word, ^(uint32(codeUnused^c) << shift))
+		if len(cb.raw) == cap(cb.raw) {
+			cb.write(ps.words)
+		}
+		cb.raw = append(cb.raw, uint64(ps.sec.index(w.mover, st.o))<<2|uint64(c))
 		hist[c] += orbit
 		stored++
 	}
@@ -144,6 +154,53 @@ func (ps *placingSolver) solveRange(lo, hi uint32) int {
 	}
 	ps.stored.Add(stored)
 	return 0
+}
+
+// codeBufShift is log2 of the slots of a region a codeBuf sorts its results
+// into: 2^20 slots are 256 KB of two-bit codes, which the second-level cache
+// holds (regionShift's 2^20 cells of the moving phase are 4 MB).
+const codeBufShift = 20
+
+// maxCodeBuf is the most results a thread gathers before it writes them (two
+// buffers of 32 MB a thread); a variable for the tests, which make it small
+// so that buffers fill in the middle of a pass.
+var maxCodeBuf = 4 << 20
+
+// codeBufAhead is how many writes a codeBuf prefetches ahead of the one it
+// makes: enough to cover a memory latency.
+const codeBufAhead = 16
+
+// codeBuf gathers a thread's results of a placing sector's pass, each as
+// its slot << 2 | its code, and writes them sorted by region (as updateBuf
+// does the moving phase's updates): the words of a region are then in the
+// caches and their pages in the TLB while its results are written, and each
+// write's word is prefetched some writes before.
+type codeBuf struct {
+	raw    []uint64 // the results, as the pass found them
+	sorted []uint64 // raw sorted by region
+	count  []uint32 // a counter per region
+}
+
+// reserve sizes the buffers for a sector of n slots: a quarter of its slots,
+// at least 4096 and at most maxCodeBuf.
+func (cb *codeBuf) reserve(n uint32) {
+	want := min(max(int(n/4), 4096), maxCodeBuf)
+	cb.raw, cb.sorted = make([]uint64, 0, want), make([]uint64, want)
+	cb.count = make([]uint32, int(n>>codeBufShift)+2)
+}
+
+// write writes the gathered results into words, the sector's two-bit codes
+// (16 a word, each unused before), and empties the buffer.
+func (cb *codeBuf) write(words []uint32) {
+	out := sortByRegion(cb.raw, cb.sorted, cb.count, codeBufShift+2)
+	cb.raw = cb.raw[:0]
+	for k, x := range out {
+		if k+codeBufAhead < len(out) {
+			memory.Prefetch(uintptr(unsafe.Pointer(&words[out[k+codeBufAhead]>>6])))
+		}
+		i, c := uint32(x>>2), uint32(x&3)
+		atomic.AndUint32(&words[i>>4], ^((codeUnused ^ c) << ((i & 15) * 2)))
+	}
 }
 
 // oState is what the pass knows of the current other side's set O.

@@ -1,6 +1,7 @@
 package egtb
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -119,6 +120,42 @@ func TestPlacingVerify(t *testing.T) {
 	}
 	if want := map[int]int{6: 5, 7: 16}[gamePieces]; placing != want {
 		t.Errorf("%d placing sectors, want %d", placing, want)
+	}
+}
+
+// Results written whenever a thread's buffer of 16 fills (codeBuf), many
+// times in each sector's pass, give every placing sector up to gamePieces
+// the same data, byte for byte, as the build's: the order and the delay of
+// the writes change nothing.
+func TestCodeBufferFills(t *testing.T) {
+	tb := gameTables(t)
+	old := maxCodeBuf
+	maxCodeBuf = 16
+	defer func() { maxCodeBuf = old }()
+	n := 0
+	for _, s := range tb.Sectors() {
+		if !s.Placing() || s.Pieces() > gamePieces {
+			continue
+		}
+		views, err := tb.childViews(Standard.placingNeeds(s), 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, st, err := solvePlacing(context.Background(), placingJob{p: Standard, s: s, threads: 2,
+			look: func(n SectorSpec) *wdlView { return views[n] }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := tb.placingTable(s).all(); !bytes.Equal(data, want) {
+			t.Errorf("%s: %d bytes differ from the build's %d", s, len(data), len(want))
+		}
+		if info, _ := tb.InfoOf(s, WDL); st.Wins != info.Header.Wins || st.Draws != info.Header.Draws || st.Losses != info.Header.Losses {
+			t.Errorf("%s: counts %+v, header %+v", s, st, info.Header)
+		}
+		n++
+	}
+	if want := map[int]int{6: 5, 7: 16}[gamePieces]; n != want {
+		t.Errorf("%d placing sectors solved, want %d", n, want)
 	}
 }
 

@@ -740,20 +740,7 @@ func (ub *updateBuf) apply(q *work, k int) int {
 	if len(ub.raw) == 0 {
 		return 0
 	}
-	cnt := ub.count[:int(q.sec.size>>regionShift)+2]
-	clear(cnt)
-	for _, i := range ub.raw {
-		cnt[i>>regionShift+1]++
-	}
-	for r := 1; r < len(cnt); r++ {
-		cnt[r] += cnt[r-1]
-	}
-	out := ub.sorted[:len(ub.raw)]
-	for _, i := range ub.raw {
-		r := i >> regionShift
-		out[cnt[r]] = i
-		cnt[r]++
-	}
+	out := sortByRegion(ub.raw, ub.sorted, ub.count[:int(q.sec.size>>regionShift)+2], regionShift)
 	ub.raw = ub.raw[:0]
 	u := updater{q: q, k: k, win: k&1 == 0}
 	for _, i := range out {
@@ -761,6 +748,27 @@ func (ub *updateBuf) apply(q *work, k int) int {
 	}
 	u.flush()
 	return u.top
+}
+
+// sortByRegion copies in to out ordered by region, an entry's region being
+// its bits above shift, with one counting pass; the order within a region
+// is in's. out must hold len(in) entries, and cnt a counter more than there
+// are regions. It returns out[:len(in)].
+func sortByRegion[T uint32 | uint64](in, out []T, cnt []uint32, shift uint) []T {
+	clear(cnt)
+	for _, x := range in {
+		cnt[x>>shift+1]++
+	}
+	for r := 1; r < len(cnt); r++ {
+		cnt[r] += cnt[r-1]
+	}
+	out = out[:len(in)]
+	for _, x := range in {
+		r := x >> shift
+		out[cnt[r]] = x
+		cnt[r]++
+	}
+	return out
 }
 
 // applyAll applies what every thread's buffer holds of ply k to q's cells,
