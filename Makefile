@@ -165,10 +165,10 @@ egtb-full: build
 	nice -n 10 $(BIN)/millengine egtb verify --known --variant $(EGTB_VARIANT) $(if $(EGTB_DIR),--dir $(EGTB_DIR)) --journal $(BIN)/egtb-verify.journal
 
 # The whole game: the moving phase as egtb-full builds it, then the placing
-# phase's 449 sectors (65 minutes with one thread here, about 41 with two, and
-# 4.7 GB more: docs/tables.md), then verified as egtb-full is, with the same
-# journal as egtb-full (a table found OK there is not checked again). Goes on
-# where it was when run again.
+# phase's 449 sectors (24 minutes with two threads here and 4.7 GB more:
+# docs/tables.md), then verified as egtb-full is, with the same journal as
+# egtb-full (a table found OK there is not checked again). Goes on where it
+# was when run again.
 .PHONY: egtb-game
 egtb-game: build
 	nice -n 10 $(BIN)/millengine egtb build --game --max-pieces $(EGTB_FULL_PIECES) $(if $(EGTB_DIR),--dir $(EGTB_DIR))
