@@ -104,7 +104,7 @@ func solvePlacing(ctx context.Context, j placingJob) ([]byte, SolveStats, error)
 	}
 	bufs := make([]codeBuf, sv.threads)
 	for t := range bufs {
-		bufs[t].reserve(ps.sec.size)
+		bufs[t].reserve(ps.sec.size, maxCodeBuf)
 	}
 	if _, err := sv.parallelT(j.s.String()+" wdl", 0, uint32(units), uint32(units), func(t int, lo, hi uint32) int {
 		return ps.solveRange(lo, hi, &bufs[t])
@@ -113,7 +113,7 @@ func solvePlacing(ctx context.Context, j placingJob) ([]byte, SolveStats, error)
 	}
 	var wg sync.WaitGroup
 	for t := range bufs {
-		wg.Go(func() { bufs[t].write(ps.words) })
+		wg.Go(func() { bufs[t].write(ps.words, ps.sec.size) })
 	}
 	wg.Wait()
 	out := make([]byte, WDL.dataSize(uint64(ps.sec.size)))
@@ -143,7 +143,7 @@ func (ps *placingSolver) solveRange(lo, hi uint32, cb *codeBuf) int {
 		}
 		c := ps.value(&st, w.mover, w.cm)
 		if len(cb.raw) == cap(cb.raw) {
-			cb.write(ps.words)
+			cb.write(ps.words, ps.sec.size)
 		}
 		cb.raw = append(cb.raw, uint64(ps.sec.index(w.mover, st.o))<<2|uint64(c))
 		hist[c] += orbit
@@ -156,11 +156,6 @@ func (ps *placingSolver) solveRange(lo, hi uint32, cb *codeBuf) int {
 	return 0
 }
 
-// codeBufShift is log2 of the slots of a region a codeBuf sorts its results
-// into: 2^20 slots are 256 KB of two-bit codes, which the second-level cache
-// holds (regionShift's 2^20 cells of the moving phase are 4 MB).
-const codeBufShift = 20
-
 // maxCodeBuf is the most results a thread gathers before it writes them (two
 // buffers of 32 MB a thread); a variable for the tests, which make it small
 // so that buffers fill in the middle of a pass.
@@ -171,29 +166,15 @@ var maxCodeBuf = 4 << 20
 const codeBufAhead = 16
 
 // codeBuf gathers a thread's results of a placing sector's pass, each as
-// its slot << 2 | its code, and writes them sorted by region (as updateBuf
-// does the moving phase's updates): the words of a region are then in the
-// caches and their pages in the TLB while its results are written, and each
-// write's word is prefetched some writes before.
-type codeBuf struct {
-	raw    []uint64 // the results, as the pass found them
-	sorted []uint64 // raw sorted by region
-	count  []uint32 // a counter per region
-}
+// its slot << 2 | its code, and writes them sorted by region (regionBuf, as
+// updateBuf does the moving phase's updates), each write's word prefetched
+// some writes before.
+type codeBuf struct{ regionBuf[uint64] }
 
-// reserve sizes the buffers for a sector of n slots: a quarter of its slots,
-// at least 4096 and at most maxCodeBuf.
-func (cb *codeBuf) reserve(n uint32) {
-	want := min(max(int(n/4), 4096), maxCodeBuf)
-	cb.raw, cb.sorted = make([]uint64, 0, want), make([]uint64, want)
-	cb.count = make([]uint32, int(n>>codeBufShift)+2)
-}
-
-// write writes the gathered results into words, the sector's two-bit codes
-// (16 a word, each unused before), and empties the buffer.
-func (cb *codeBuf) write(words []uint32) {
-	out := sortByRegion(cb.raw, cb.sorted, cb.count, codeBufShift+2)
-	cb.raw = cb.raw[:0]
+// write writes the gathered results into words, the two-bit codes of a
+// sector of n slots (16 a word, each unused before), and empties the buffer.
+func (cb *codeBuf) write(words []uint32, n uint32) {
+	out := cb.take(n, 2)
 	for k, x := range out {
 		if k+codeBufAhead < len(out) {
 			memory.Prefetch(uintptr(unsafe.Pointer(&words[out[k+codeBufAhead]>>6])))

@@ -658,7 +658,7 @@ func (s *solver) retroRange(w *work, lo, hi uint32, k int, ub *updateBuf) int {
 	}
 	target := uint32(k + 1)
 	q := w.partner
-	ub.reserve(q.sec.size)
+	ub.reserve(q.sec.size, maxUpdateBuf)
 	classes := q.sec.movers()
 	top := 0
 	var resolved, updates uint64
@@ -699,39 +699,67 @@ func (s *solver) retroRange(w *work, lo, hi uint32, k int, ub *updateBuf) int {
 	return top
 }
 
-// regionShift is log2 of the cells of a region an updateBuf sorts its
-// updates into: 4 MB of cells, which the last-level cache holds.
+// regionShift is log2 of the slots of a region a regionBuf sorts its
+// entries into: 2^20 slots, 4 MB of the moving phase's cells (which the
+// last-level cache holds), 256 KB of a placing sector's two-bit codes.
 const regionShift = 20
+
+// regionBuf gathers a thread's writes to a sector's slots, made at random,
+// and gives them back sorted by region: the slots of a region are then in
+// the caches and their pages in the TLB while its writes are made. On the
+// development machine that halves the time of an update
+// (BenchmarkBucketedUpdate against BenchmarkRandomUpdate, internal/memory,
+// docs/tables.md). An entry is a slot shifted left by the bits that carry
+// what to write (none for updateBuf, the code for codeBuf).
+type regionBuf[T uint32 | uint64] struct {
+	raw    []T      // the entries, as the thread found them
+	sorted []T      // raw sorted by region (a counting sort)
+	count  []uint32 // a counter per region, then where each region starts
+}
+
+// reserve sizes the buffers for a sector of n slots: a quarter of its slots,
+// at least 4096 and at most limit. A buffer holding entries keeps its size.
+func (b *regionBuf[T]) reserve(n uint32, limit int) {
+	want := min(max(int(n/4), 4096), limit)
+	if cap(b.raw) < want && len(b.raw) == 0 {
+		b.raw, b.sorted = make([]T, 0, want), make([]T, want)
+	}
+	if regions := int(n>>regionShift) + 2; len(b.count) < regions {
+		b.count = make([]uint32, regions)
+	}
+}
+
+// take returns the entries gathered for a sector of n slots, low bits of
+// each below its slot, sorted by region with one counting pass (in the
+// order they came within a region), and empties the buffer.
+func (b *regionBuf[T]) take(n uint32, low uint) []T {
+	cnt := b.count[:int(n>>regionShift)+2]
+	shift := regionShift + low
+	clear(cnt)
+	for _, x := range b.raw {
+		cnt[x>>shift+1]++
+	}
+	for r := 1; r < len(cnt); r++ {
+		cnt[r] += cnt[r-1]
+	}
+	out := b.sorted[:len(b.raw)]
+	for _, x := range b.raw {
+		r := x >> shift
+		out[cnt[r]] = x
+		cnt[r]++
+	}
+	b.raw = b.raw[:0]
+	return out
+}
 
 // maxUpdateBuf is the most updates a thread gathers before it applies them
 // (two buffers of 32 MB a thread); a variable for the tests, which make it
 // small so that buffers fill in the middle of a scan.
 var maxUpdateBuf = 8 << 20
 
-// updateBuf gathers a thread's updates of a ply for one sector's cells and
-// applies them sorted by region: the cells of a region are then in the
-// caches and their pages in the TLB while its updates are applied. On the
-// development machine that halves the time of an update
-// (BenchmarkBucketedUpdate against BenchmarkRandomUpdate, internal/memory,
-// docs/tables.md).
-type updateBuf struct {
-	raw    []uint32 // the slots to update, as the scan found them
-	sorted []uint32 // raw sorted by region (a counting sort)
-	count  []uint32 // a counter per region, then where each region starts
-}
-
-// reserve sizes the buffers for a sector of n slots: a quarter of its slots,
-// at least 4096 and at most maxUpdateBuf. A buffer holding updates keeps
-// its size.
-func (ub *updateBuf) reserve(n uint32) {
-	want := min(max(int(n/4), 4096), maxUpdateBuf)
-	if cap(ub.raw) < want && len(ub.raw) == 0 {
-		ub.raw, ub.sorted = make([]uint32, 0, want), make([]uint32, want)
-	}
-	if regions := int(n>>regionShift) + 2; len(ub.count) < regions {
-		ub.count = make([]uint32, regions)
-	}
-}
+// updateBuf gathers a thread's updates of a ply for one sector's cells, the
+// slots to update, and applies them sorted by region.
+type updateBuf struct{ regionBuf[uint32] }
 
 // apply applies the gathered updates of ply k to q's cells, region by
 // region, each prefetched some updates before (updater), and empties the
@@ -740,35 +768,12 @@ func (ub *updateBuf) apply(q *work, k int) int {
 	if len(ub.raw) == 0 {
 		return 0
 	}
-	out := sortByRegion(ub.raw, ub.sorted, ub.count[:int(q.sec.size>>regionShift)+2], regionShift)
-	ub.raw = ub.raw[:0]
 	u := updater{q: q, k: k, win: k&1 == 0}
-	for _, i := range out {
+	for _, i := range ub.take(q.sec.size, 0) {
 		u.push(i)
 	}
 	u.flush()
 	return u.top
-}
-
-// sortByRegion copies in to out ordered by region, an entry's region being
-// its bits above shift, with one counting pass; the order within a region
-// is in's. out must hold len(in) entries, and cnt a counter more than there
-// are regions. It returns out[:len(in)].
-func sortByRegion[T uint32 | uint64](in, out []T, cnt []uint32, shift uint) []T {
-	clear(cnt)
-	for _, x := range in {
-		cnt[x>>shift+1]++
-	}
-	for r := 1; r < len(cnt); r++ {
-		cnt[r] += cnt[r-1]
-	}
-	out = out[:len(in)]
-	for _, x := range in {
-		r := x >> shift
-		out[cnt[r]] = x
-		cnt[r]++
-	}
-	return out
 }
 
 // applyAll applies what every thread's buffer holds of ply k to q's cells,
