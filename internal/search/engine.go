@@ -543,5 +543,14 @@ func (e *Engine) result(s *searchRun, main *worker) Result {
 	if len(res.PV) > 1 && res.PV[0] == res.BestMove {
 		res.PonderMove = res.PV[1]
 	}
+	if main.bestMove == position.NoMove && s.proof != nil && s.report != nil {
+		// Stopped before the first iteration, with the root proven: the
+		// proof's value is still the answer's score, and a GUI shows it
+		// only from an info line (without one it shows none for the move).
+		el := s.e.clock.elapsed()
+		s.report(Info{Depth: 1, SelDepth: 1, Score: res.Score, Nodes: res.Nodes, NPS: nps(res.Nodes, el),
+			HashFull: s.e.tt.HashFull(), TBHits: res.TBHits, Time: el, PV: res.PV, Bound: tt.BoundExact,
+			MateIn: res.MateIn, Outcome: res.Outcome})
+	}
 	return res
 }
