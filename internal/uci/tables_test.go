@@ -278,15 +278,12 @@ func TestShowWDL(t *testing.T) {
 // proven value, and reports that value (a draw scores 0, exactly).
 func TestProofAtTheRoot(t *testing.T) {
 	h := tablesHarness(t, "setoption name UCI_ShowWDL value true")
-	// The proof may take a third of the move's time: 3 s here, far more than
-	// it needs alone; under the race detector 15 s, as beside the other
-	// packages' tests on two cores the two-thread proof once missed a 1 s
-	// budget (make test, 2026-11-29). Once the proof line is out the search
-	// is stopped: the test waits for the proof, not the clock.
-	movetime := "3000"
-	if testkit.Race {
-		movetime = "15000"
-	}
+	// The proof may take a third of the move's time: 5 s here, far more than
+	// it needs alone (beside the other packages' tests on two cores, under
+	// the race detector, the two-thread proof once missed a 1 s budget: make
+	// test, 2026-11-29). Once the proof line is out the search is stopped:
+	// the test waits for the proof, not the clock.
+	movetime := "15000"
 	proofDraw := regexp.MustCompile(`^info string proof draw in 4 placements \(\d+ nodes, \d+ ms\): keep it( \w\d){21}$`)
 	// prove sends the position and go, waits for the proof line (failing if
 	// bestmove comes first), stops the search and returns every line up to
@@ -330,15 +327,12 @@ func TestProofAtTheRoot(t *testing.T) {
 	prove("two threads")
 	h.send("setoption name Threads value 1")
 	// With more time the horizon grows (search.proofHorizon): seven
-	// placements left, tried with a budget of 5 s (a third of 15 s: far more
-	// than the quarter second it takes); under the race detector 20 s (it
-	// takes 2 s alone there, and more than 5 s beside the other packages'
-	// tests on two cores: make test failed so once, 2026-11-28); stopped
-	// once proven, the engine plays one of the actions the proof keeps.
-	movetime = "15000"
-	if testkit.Race {
-		movetime = "60000"
-	}
+	// placements left, tried with a budget of 20 s (a third of 60 s: far
+	// more than the quarter second it takes alone, or the 2 s under the race
+	// detector; beside the other packages' tests on two cores it took more
+	// than 5 s: make test failed so once, 2026-11-28); stopped once proven,
+	// the engine plays one of the actions the proof keeps.
+	movetime = "60000"
 	h.send("position fen ********/********/******** w p p 0 4 0 3 0 0 0 0 0 0 0 0 1", "go movetime "+movetime)
 	var proof string
 	for proof == "" {
@@ -378,8 +372,8 @@ func TestProofAtTheRoot(t *testing.T) {
 	h.until("readyok")
 }
 
-// At a drawn table root the search chooses among the drawing moves with the
-// move's time (TableWinningChances off, the default) and reports the draw
+// At a drawn table root the search chooses among the drawing moves
+// (TableWinningChances off, the default) and reports the draw
 // the tables prove: every scored line says cp 0 and the move is a drawing
 // one, from the tables. With TableWinningChances on the tables' own choice
 // (the fewest drawing replies, first in the egtb line) is played.
@@ -420,7 +414,9 @@ func TestTableDrawChosenBySearch(t *testing.T) {
 	}
 	p := testkit.Position(t, &r, fen)
 	h := startHarness(t, testConfig())
-	h.send("setoption name EGTBPath value "+dir, "position fen "+fen, "go movetime 300")
+	// A fixed depth, not a move's time: a loaded machine once left the
+	// search 300 ms short of its third ply (2026-11-29).
+	h.send("setoption name EGTBPath value "+dir, "position fen "+fen, "go depth 3")
 	lines := h.until("bestmove")
 	best := bestMoveOf(t, lines[len(lines)-1])
 	m, err := movegen.ParseLegal(&r, &p, best)
@@ -443,7 +439,7 @@ func TestTableDrawChosenBySearch(t *testing.T) {
 	if scored == 0 || !searched || lines[len(lines)-2] != "info string tables move "+best {
 		t.Fatalf("%s: %d scored lines, searched %t, %q", fen, scored, searched, lines)
 	}
-	h.send("setoption name TableWinningChances value true", "go movetime 300")
+	h.send("setoption name TableWinningChances value true", "go depth 3")
 	lines = h.until("bestmove")
 	egtbLine := lines[0]
 	first := strings.Fields(strings.TrimPrefix(egtbLine, "info string egtb draw moves "))[0]
