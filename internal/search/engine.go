@@ -294,22 +294,31 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 					}
 				}
 			}
-			if pol == PolicyReplies || pol == PolicySectors || acts[0].Class != egtb.DrawPlays {
+			// A lost root whose actions the tables cannot order (a placing
+			// position's entries hold the result only, no distance): the
+			// search chooses, as at a drawn root, the loss that asks the
+			// opponent the hardest questions.
+			lostBlind := acts[0].Class == egtb.LossCertain && acts[0].Entry.ResultOnly
+			if pol == PolicyReplies || pol == PolicySectors || (acts[0].Class != egtb.DrawPlays && !lostBlind) {
 				return e.tableAnswer(g, lim, report, src, acts, from)
 			}
-			// A drawn root: the search chooses among the drawing moves,
-			// without the tables below (to them every one is a draw), and
-			// reports the draw they prove.
+			// A drawn root (or a blind loss): the search chooses among the
+			// actions of the root's value, without the tables below (to
+			// them every one is the same), and reports the value they prove.
 			moves = moves[:0:0]
 			for _, a := range acts {
-				if a.Class == egtb.DrawPlays {
+				if a.Class == acts[0].Class {
 					moves = append(moves, a.Move)
 				}
 			}
 			tables = nil
 			proof = &proofResult{value: solve.Draw, kept: moves, outcome: OutcomeDraw, source: from}
-			if len(moves) > 1 && pol == PolicySearch {
-				proof.note = fmt.Sprintf("policy search: the search chooses among the %d drawing actions", len(moves))
+			kind := "drawing"
+			if lostBlind {
+				proof.value, proof.outcome, kind = solve.Loss, OutcomeLoss, "losing"
+			}
+			if len(moves) > 1 && (pol == PolicySearch || lostBlind) {
+				proof.note = fmt.Sprintf("policy search: the search chooses among the %d %s actions", len(moves), kind)
 			}
 		}
 	}

@@ -41,6 +41,14 @@ import (
 //
 // None ever gives the value away: every one chooses among the actions that
 // keep it.
+//
+// A lost root in the placing phase is the same question turned around: the
+// tables hold its result only, no distance to order the losing actions by,
+// so under PolicySearch and PolicyModel the search chooses among them as at a
+// drawn root (without the tables below), the loss whose win its evaluation
+// finds hardest for the opponent; a fallible winner may still let it go.
+// Where the tables hold a distance (the moving phase) the longest loss is
+// played, as the tables rank it.
 
 // Policy is how the engine chooses among the actions that keep a drawn
 // root's value.

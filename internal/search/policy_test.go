@@ -8,6 +8,7 @@ import (
 
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
 )
@@ -178,5 +179,60 @@ func TestSectorOrder(t *testing.T) {
 			t.Errorf("action %d: %s, RankRoot's %s, among equal balances", i, a.Move, acts[i].Move)
 		}
 		prev = v
+	}
+}
+
+// A lost placing root, whose entries hold the result only (no distance to
+// order the losses by): under the search policy the search chooses among
+// the losing actions and reports the proven loss; under the replies policy
+// the tables answer at once.
+func TestPolicySearchLostPlacingRoot(t *testing.T) {
+	r := rules.Default()
+	tb, err := egtb.Open(egtbtest.Game(t, 7), &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tb.Close() })
+	pos, err := position.ParseFEN(&r, "********/********/******** w p p 0 4 0 3 0 0 0 0 0 0 0 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := position.NewGame(r, pos)
+	for _, s := range strings.Fields("d6 d1 b4 a1 b6") {
+		m, err := position.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Play(m)
+	}
+	acts, ok := tb.RankRoot(g)
+	if !ok || len(acts) != 19 || acts[0].Class != egtb.LossCertain || !acts[0].Entry.ResultOnly || acts[18].Class != egtb.LossCertain {
+		t.Fatalf("the root is not a placing loss of 19 actions the tables know: %v", acts)
+	}
+	for _, p := range []Policy{PolicySearch, PolicyReplies} {
+		e := New(8)
+		e.SetTables(tb)
+		o := e.Options()
+		o.Policy = p
+		e.SetOptions(o)
+		var note string
+		res := e.Search(g, Limits{Depth: 3}, func(in Info) {
+			if strings.HasPrefix(in.Note, "policy ") {
+				note = in.Note
+			}
+		})
+		if res.Outcome != OutcomeLoss || res.Score > -ValueTBBand || !movegen.IsLegal(&g.Rules, &g.Pos, res.BestMove) {
+			t.Errorf("policy %s: %s, score %d, outcome %v: want a legal action and the proven loss", p, res.BestMove, res.Score, res.Outcome)
+		}
+		switch p {
+		case PolicySearch:
+			if want := "policy search: the search chooses among the 19 losing actions"; note != want || res.Nodes == 0 || res.Source != FromTables {
+				t.Errorf("note %q, %d nodes, source %v: want a search and %q", note, res.Nodes, res.Source, want)
+			}
+		case PolicyReplies:
+			if note != "" || res.Nodes != 0 || res.BestMove != acts[0].Move {
+				t.Errorf("note %q, %d nodes, %s: want the tables' first action %s at once", note, res.Nodes, res.BestMove, acts[0].Move)
+			}
+		}
 	}
 }
