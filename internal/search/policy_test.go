@@ -41,8 +41,9 @@ func policyRoot(t *testing.T, p Policy) (Result, string, map[position.Move]bool)
 	return policyRootWith(t, p, 0)
 }
 
-// policyRootWith is policyRoot with the engine's DrawnContempt set.
-func policyRootWith(t *testing.T, p Policy, drawnContempt int) (Result, string, map[position.Move]bool) {
+// gameRoot opens the game's tables up to 7 pieces (closed when the test
+// ends) and returns them with a game at fen under the default rules.
+func gameRoot(t *testing.T, fen string) (*egtb.Tables, *position.Game) {
 	t.Helper()
 	r := rules.Default()
 	tb, err := egtb.Open(egtbtest.Game(t, 7), &r)
@@ -50,11 +51,17 @@ func policyRootWith(t *testing.T, p Policy, drawnContempt int) (Result, string, 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tb.Close() })
-	pos, err := position.ParseFEN(&r, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
+	pos, err := position.ParseFEN(&r, fen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := position.NewGame(r, pos)
+	return tb, position.NewGame(r, pos)
+}
+
+// policyRootWith is policyRoot with the engine's DrawnContempt set.
+func policyRootWith(t *testing.T, p Policy, drawnContempt int) (Result, string, map[position.Move]bool) {
+	t.Helper()
+	tb, g := gameRoot(t, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
 	acts, ok := tb.RankRoot(g)
 	if !ok || acts[0].Class != egtb.DrawPlays {
 		t.Fatalf("the root is not a draw the tables know: %v", acts)
@@ -187,17 +194,7 @@ func TestSectorOrder(t *testing.T) {
 // the losing actions and reports the proven loss; under the replies policy
 // the tables answer at once.
 func TestPolicySearchLostPlacingRoot(t *testing.T) {
-	r := rules.Default()
-	tb, err := egtb.Open(egtbtest.Game(t, 7), &r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tb.Close() })
-	pos, err := position.ParseFEN(&r, "********/********/******** w p p 0 4 0 3 0 0 0 0 0 0 0 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := position.NewGame(r, pos)
+	tb, g := gameRoot(t, "********/********/******** w p p 0 4 0 3 0 0 0 0 0 0 0 0 1")
 	for _, s := range strings.Fields("d6 d1 b4 a1 b6") {
 		m, err := position.ParseMove(s)
 		if err != nil {
