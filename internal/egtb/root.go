@@ -33,7 +33,8 @@ import (
 //     game at once comes last: against a weaker opponent a drawn game can
 //     still be won;
 //   - among losses, the one whose next removal (the opponent's) is furthest
-//     away, then the longest.
+//     away, then the longest; a placing position's losses hold no distance,
+//     and there the engine's search chooses among them (search.Policy).
 
 // RootClass orders the kinds of root actions, best first.
 type RootClass uint8
