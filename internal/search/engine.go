@@ -312,11 +312,11 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 				}
 			}
 			tables = nil
-			proof = &proofResult{value: solve.Draw, kept: moves, outcome: OutcomeDraw, source: from}
-			kind := "drawing"
+			value, kind := solve.Draw, "drawing"
 			if lostBlind {
-				proof.value, proof.outcome, kind = solve.Loss, OutcomeLoss, "losing"
+				value, kind = solve.Loss, "losing"
 			}
+			proof = &proofResult{value: value, kept: moves, outcome: outcomes[value], source: from}
 			if len(moves) > 1 && (pol == PolicySearch || lostBlind) {
 				proof.note = fmt.Sprintf("policy search: the search chooses among the %d %s actions", len(moves), kind)
 			}

@@ -283,14 +283,13 @@ func TestProofAtTheRoot(t *testing.T) {
 	// the race detector, the two-thread proof once missed a 1 s budget: make
 	// test, 2026-11-29). Once the proof line is out the search is stopped:
 	// the test waits for the proof, not the clock.
-	movetime := "15000"
 	proofDraw := regexp.MustCompile(`^info string proof draw in 4 placements \(\d+ nodes, \d+ ms\): keep it( \w\d){21}$`)
 	// prove sends the position and go, waits for the proof line (failing if
 	// bestmove comes first), stops the search and returns every line up to
 	// bestmove.
 	prove := func(threads string) []string {
 		t.Helper()
-		h.send("position fen *O*****@/********/***O**** w p p 2 2 1 2 0 0 0 0 0 0 0 0 9", "go movetime "+movetime)
+		h.send("position fen *O*****@/********/***O**** w p p 2 2 1 2 0 0 0 0 0 0 0 0 9", "go movetime 15000")
 		var lines []string
 		for {
 			l, ok := h.next()
@@ -332,8 +331,7 @@ func TestProofAtTheRoot(t *testing.T) {
 	// detector; beside the other packages' tests on two cores it took more
 	// than 5 s: make test failed so once, 2026-11-28); stopped once proven,
 	// the engine plays one of the actions the proof keeps.
-	movetime = "60000"
-	h.send("position fen ********/********/******** w p p 0 4 0 3 0 0 0 0 0 0 0 0 1", "go movetime "+movetime)
+	h.send("position fen ********/********/******** w p p 0 4 0 3 0 0 0 0 0 0 0 0 1", "go movetime 60000")
 	var proof string
 	for proof == "" {
 		l, ok := h.next()
