@@ -283,7 +283,10 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 					if tables != nil {
 						acts = sectorOrder(tables, g, acts)
 					}
-				case PolicyModel:
+				case PolicyModel, PolicyMixed:
+					if pol == PolicyMixed && g.Pos.Phase() != position.Moving {
+						break // the search chooses while placing
+					}
 					if order, note, ok := e.modelOrder(g, lim, src, acts); ok {
 						if report != nil {
 							report(Info{Note: note})
@@ -317,7 +320,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 				value, kind = solve.Loss, "losing"
 			}
 			proof = &proofResult{value: value, kept: moves, outcome: outcomes[value], source: from}
-			if len(moves) > 1 && (pol == PolicySearch || lostBlind) {
+			if len(moves) > 1 && (pol == PolicySearch || pol == PolicyMixed || lostBlind) {
 				proof.note = fmt.Sprintf("policy search: the search chooses among the %d %s actions", len(moves), kind)
 			}
 		}

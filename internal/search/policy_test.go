@@ -19,7 +19,7 @@ func TestParsePolicy(t *testing.T) {
 			t.Errorf("%s: %v %v", n, p, err)
 		}
 	}
-	if _, err := ParsePolicy("greedy"); err == nil || err.Error() != `policy "greedy": want search, replies, sectors, model` {
+	if _, err := ParsePolicy("greedy"); err == nil || err.Error() != `policy "greedy": want search, replies, sectors, model, mixed` {
 		t.Errorf("greedy: %v", err)
 	}
 	o := DefaultOptions()
@@ -231,5 +231,33 @@ func TestPolicySearchLostPlacingRoot(t *testing.T) {
 				t.Errorf("note %q, %d nodes, %s: want the tables' first action %s at once", note, res.Nodes, res.BestMove, acts[0].Move)
 			}
 		}
+	}
+}
+
+// The mixed policy lets the search choose while placing and the model once
+// the pieces move.
+func TestPolicyMixed(t *testing.T) {
+	_, note, drawn := policyRoot(t, PolicyMixed)
+	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions"; note != want {
+		t.Errorf("placing: note %q, want %q", note, want)
+	}
+	tb, g := gameRoot(t, "O*@*****/@*O***@O/*****O** b m s 4 0 3 0 0 0 0 0 0 0 0 10 60")
+	acts, ok := tb.RankRoot(g)
+	if !ok || acts[0].Class != egtb.DrawPlays || acts[1].Class != egtb.DrawPlays {
+		t.Fatalf("the root is not a draw of several drawing actions the tables know: %v", acts)
+	}
+	e := New(8)
+	e.SetTables(tb)
+	o := e.Options()
+	o.Policy = PolicyMixed
+	e.SetOptions(o)
+	note = ""
+	res := e.Search(g, Limits{Depth: 3}, func(in Info) {
+		if strings.HasPrefix(in.Note, "policy ") {
+			note = in.Note
+		}
+	})
+	if !strings.HasPrefix(note, "policy model: chance of a losing reply") || res.Outcome != OutcomeDraw {
+		t.Errorf("moving: note %q, outcome %v: want the model's note and the draw", note, res.Outcome)
 	}
 }
