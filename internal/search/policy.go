@@ -35,7 +35,12 @@ import (
 //     opponent sees), the opponent is taken to play each reply with a
 //     chance that grows with its score (a softmax of temperature
 //     ModelTemperature centipawns), and the tables say which replies lose.
-//     The action whose chance of a losing reply is highest is played; when
+//     An action back to a position the opponent has answered before sets
+//     no trap (a searcher answers a position it has seen the same way; in
+//     the records the model's favourite traps, refused once, were offered
+//     again until the game was drawn by repetition, 6 of its 7 draws in one
+//     match against Sanmill Rust). The action whose chance of a losing
+//     reply is highest is played; when
 //     no action sets a trap of at least ModelMinChance, the search chooses
 //     as with PolicySearch.
 //   - PolicyMixed: PolicySearch while placing, PolicyModel once moving. In
@@ -125,6 +130,7 @@ type trap struct {
 func (e *Engine) modelTraps(g *position.Game, src egtb.Source, acts []egtb.RootAction, budget time.Duration) ([]trap, bool) {
 	o := e.Options()
 	start := time.Now()
+	seen := g.RepetitionKeys()
 	var out []trap
 	for _, a := range acts {
 		if a.Class != egtb.DrawPlays {
@@ -136,14 +142,20 @@ func (e *Engine) modelTraps(g *position.Game, src egtb.Source, acts []egtb.RootA
 		h := g.Clone()
 		h.Play(a.Move)
 		chance := 0.0
-		if h.Pos.SideToMove() == g.Pos.SideToMove() {
+		switch {
+		case a.Move.Kind() == position.KindSlide && slices.Contains(seen, h.Pos.Key()):
+			// The opponent has answered this position before, and kept the
+			// draw: a searcher answers a position it has seen the same way,
+			// so it sets no trap, and going back to it only brings the
+			// game nearer to a draw by repetition.
+		case h.Pos.SideToMove() == g.Pos.SideToMove():
 			// A mill: the removal that keeps the draw and sets the best trap.
 			for _, r := range removalsKeeping(src, h) {
 				k := h.Clone()
 				k.Play(r)
 				chance = max(chance, e.replyLoses(k, src, o))
 			}
-		} else {
+		default:
 			chance = e.replyLoses(h, src, o)
 		}
 		out = append(out, trap{move: a.Move, chance: chance})

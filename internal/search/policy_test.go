@@ -261,3 +261,62 @@ func TestPolicyMixed(t *testing.T) {
 		t.Errorf("moving: note %q, outcome %v: want the model's note and the draw", note, res.Outcome)
 	}
 }
+
+// An action back to a position the opponent has answered before sets no
+// trap: after the model's favourite slide, a reply, the slide back and the
+// reply back, the same slide is valued 0.
+func TestPolicyModelSeenPositionSetsNoTrap(t *testing.T) {
+	tb, g := gameRoot(t, "O*@*****/@*O***@O/*****O** b m s 4 0 3 0 0 0 0 0 0 0 0 10 60")
+	e := New(8)
+	e.SetTables(tb)
+	o := e.Options()
+	o.Policy = PolicyModel
+	e.SetOptions(o)
+	model := func(g *position.Game) (Result, string) {
+		var note string
+		res := e.Search(g, Limits{Depth: 3}, func(in Info) {
+			if strings.HasPrefix(in.Note, "policy model") {
+				note = in.Note
+			}
+		})
+		return res, note
+	}
+	res, note := model(g)
+	x := res.BestMove
+	if !strings.HasSuffix(note, "; plays "+x.String()) || x.Kind() != position.KindSlide {
+		t.Fatalf("note %q: want a slide set as a trap", note)
+	}
+	back := func(m position.Move) position.Move { return position.MakeSlide(m.To(), m.From()) }
+	drawn := func(g *position.Game) bool {
+		acts, ok := tb.RankRoot(g)
+		return ok && !g.Pos.IsOver() && acts[0].Class == egtb.DrawPlays
+	}
+	var ml movegen.MoveList
+	h := g.Clone()
+	h.Play(x)
+	movegen.Generate(&h.Rules, &h.Pos, &ml)
+	var found *position.Game
+	for _, y := range ml.Slice() {
+		k := h.Clone()
+		ok := y.Kind() == position.KindSlide && drawn(k)
+		for _, m := range []position.Move{y, back(x), back(y)} {
+			if !ok || !movegen.IsLegal(&k.Rules, &k.Pos, m) {
+				ok = false
+				break
+			}
+			k.Play(m)
+			ok = !k.Pos.IsOver()
+		}
+		if ok && drawn(k) && k.Pos.Key() == g.Pos.Key() {
+			found = k
+			break
+		}
+	}
+	if found == nil {
+		t.Fatalf("no reply to %s that both sides can take back", x)
+	}
+	_, note = model(found)
+	if !strings.Contains(note, " "+x.String()+" 0.000") || strings.HasSuffix(note, "; plays "+x.String()) {
+		t.Errorf("note %q after %v: want %s valued 0 and not played", note, found.Moves, x)
+	}
+}
