@@ -6,7 +6,10 @@
 // asks how well a searcher of each depth choosing by a softmax of each
 // temperature predicts what the opponent played: the log-likelihood of its
 // choices, and the chance the model gave a losing action against how often
-// the opponent played one, overall and by bins of the model's chance.
+// the opponent played one, overall and by bins of the model's chance; and
+// where it erred: its turns and errors by phase, and in the moving phase
+// how often it played a losing action by that action's distance to the end
+// (the placing tables hold results only).
 //
 //	go run ./scripts/oppmodel --dir EGTB --opponent sanmill RECORDS.jsonl ...
 package main
@@ -32,9 +35,11 @@ import (
 // actions lose: each action's score at each depth, which lose, which it
 // played.
 type decision struct {
-	scores map[int]map[position.Move]int
-	losing map[position.Move]bool
-	played position.Move
+	scores  map[int]map[position.Move]int
+	losing  map[position.Move]bool
+	played  position.Move
+	placing bool                  // a placing position: the tables hold results only
+	plies   map[position.Move]int // a losing action's plies to the end (moving phase)
 }
 
 func main() {
@@ -74,6 +79,7 @@ func main() {
 			fmt.Printf("%6d %12.4f %10.4f %10.4f\n", t, ll/n, pred/n, float64(countLost(ds))/n)
 		}
 	}
+	phases(ds)
 	// Calibration of the default model: the chance it gave against what
 	// happened, by bins.
 	d, t := search.DefaultModelDepth, float64(search.DefaultModelTemperature)
@@ -137,10 +143,12 @@ func decisions(e *search.Engine, tb *egtb.Tables, rec match.GameRecord, opp stri
 		}
 		if i >= len(rec.Opening) && g.Pos.SideToMove() == oppColour {
 			if acts, ok := tb.RankRoot(g); ok && acts[0].Entry.Value.IsDraw() {
-				d := decision{scores: map[int]map[position.Move]int{}, losing: map[position.Move]bool{}, played: m}
+				d := decision{scores: map[int]map[position.Move]int{}, losing: map[position.Move]bool{}, played: m,
+					placing: acts[0].Entry.ResultOnly, plies: map[position.Move]int{}}
 				for _, a := range acts {
 					if a.Entry.Value.IsLoss() {
 						d.losing[a.Move] = true
+						d.plies[a.Move] = a.Entry.Value.Plies()
 					}
 				}
 				if len(d.losing) > 0 {
@@ -181,6 +189,65 @@ func softmax(scores map[position.Move]int, t float64, played position.Move, losi
 		return 0, 0
 	}
 	return p / sum, lose / sum
+}
+
+// distBin counts the moving phase's losing actions whose distance to the
+// end falls in a bin of distStep plies: how many the opponent was offered
+// and how many it played.
+type distBin struct{ offered, played int }
+
+// distStep is the width of a distance bin in plies; the last bin, from
+// distLast plies, holds all longer ones.
+const (
+	distStep = 4
+	distLast = 40
+)
+
+// distanceBins counts the losing actions of the moving phase's decisions by
+// their distance to the end.
+func distanceBins(ds []decision) []distBin {
+	out := make([]distBin, distLast/distStep+1)
+	for _, d := range ds {
+		if d.placing {
+			continue
+		}
+		for m := range d.losing {
+			k := min(d.plies[m], distLast) / distStep
+			out[k].offered++
+			if m == d.played {
+				out[k].played++
+			}
+		}
+	}
+	return out
+}
+
+// phases prints the opponent's turns and errors by phase, and how often it
+// played a losing action of the moving phase by the action's distance.
+func phases(ds []decision) {
+	var turns, lost [2]int
+	for _, d := range ds {
+		i := 1
+		if d.placing {
+			i = 0
+		}
+		turns[i]++
+		if d.losing[d.played] {
+			lost[i]++
+		}
+	}
+	fmt.Printf("\nby phase: placing %d decisions, %d lost; moving %d decisions, %d lost\n", turns[0], lost[0], turns[1], lost[1])
+	fmt.Printf("moving phase, losing actions by plies to the end\n%8s %8s %8s %8s\n", "plies", "offered", "played", "rate")
+	for k, b := range distanceBins(ds) {
+		if b.offered == 0 {
+			continue
+		}
+		label := fmt.Sprintf("%d-%d", k*distStep, k*distStep+distStep-1)
+		if k*distStep == distLast {
+			label = fmt.Sprintf("%d+", distLast)
+		}
+		fmt.Printf("%8s %8d %8d %8.4f\n", label, b.offered, b.played, float64(b.played)/float64(b.offered))
+	}
 }
 
 func countLost(ds []decision) int {

@@ -21,3 +21,25 @@ func TestSoftmax(t *testing.T) {
 		t.Errorf("no actions: %v %v", p, lose)
 	}
 }
+
+// The moving phase's losing actions are counted by their distance, in bins
+// of 4 plies with the last from 40; placing decisions are left out.
+func TestDistanceBins(t *testing.T) {
+	a, b, c := position.MakeSlide(0, 1), position.MakeSlide(0, 7), position.MakeSlide(2, 3)
+	ds := []decision{
+		{losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 3, b: 17}, played: b},
+		{losing: map[position.Move]bool{a: true, c: true}, plies: map[position.Move]int{a: 4, c: 55}, played: c},
+		{losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 17}, played: a},
+		{losing: map[position.Move]bool{a: true}, placing: true, played: a},
+	}
+	got := distanceBins(ds)
+	want := map[int]distBin{0: {1, 0}, 1: {1, 0}, 4: {2, 2}, 10: {1, 1}}
+	if len(got) != 11 {
+		t.Fatalf("%d bins, want 11", len(got))
+	}
+	for k, bn := range got {
+		if bn != want[k] {
+			t.Errorf("bin %d: %+v, want %+v", k, bn, want[k])
+		}
+	}
+}
