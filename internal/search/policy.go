@@ -44,12 +44,11 @@ import (
 //     no action sets a trap of at least ModelMinChance, the search chooses
 //     as with PolicySearch.
 //   - PolicyMixed: PolicySearch while placing, PolicyModel once moving. In
-//     the records of both against Sanmill's engines the search's choices
-//     led the opponent into more losing placements (15–19 errors in about
-//     155 placing turns with a losing action, against 6 in 187 under the
-//     model; Sanmill C++, seed 2020), and once the pieces moved it erred
-//     no less often under the model (21 in 871 such turns against 7 in
-//     382).
+//     the records against Sanmill C++ (seed 2020, scripts/oppmodel) the
+//     search's choices led it into more losing placements (34 in 323
+//     placing turns with a losing action, two matches) than the model's (6
+//     in 201), and once the pieces moved it erred no less often under the
+//     model (21 in 896 such turns against 15 in 779).
 //
 // None ever gives the value away: every one chooses among the actions that
 // keep it.
