@@ -40,9 +40,8 @@ import (
 //     the records the model's favourite traps, refused once, were offered
 //     again until the game was drawn by repetition, 6 of its 7 draws in one
 //     match against Sanmill Rust). The action whose chance of a losing
-//     reply is highest is played; when
-//     no action sets a trap of at least ModelMinChance, the search chooses
-//     as with PolicySearch.
+//     reply is highest is played; when no action sets a trap of at least
+//     ModelMinChance, the search chooses as with PolicySearch.
 //   - PolicyMixed: PolicySearch while placing, PolicyModel once moving. In
 //     the records against Sanmill C++ (seed 2020, scripts/oppmodel) the
 //     search's choices led it into more losing placements (34 in 323
