@@ -275,7 +275,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 		if acts := tableRoot(src, g, moves); len(acts) > 0 {
 			from := sourceOf(acts)
 			opts := e.Options()
-			pol := opts.drawPolicy()
+			pol := opts.drawPolicy().at(g.Pos.Phase())
 
 			if acts[0].Class == egtb.DrawPlays {
 				switch pol {
@@ -283,10 +283,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 					if tables != nil {
 						acts = sectorOrder(tables, g, acts)
 					}
-				case PolicyModel, PolicyMixed:
-					if pol == PolicyMixed && g.Pos.Phase() != position.Moving {
-						break // the search chooses while placing
-					}
+				case PolicyModel:
 					if order, note, ok := e.modelOrder(g, lim, src, acts); ok {
 						if report != nil {
 							report(Info{Note: note})
@@ -320,7 +317,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 				value, kind = solve.Loss, "losing"
 			}
 			proof = &proofResult{value: value, kept: moves, outcome: outcomes[value], source: from}
-			if len(moves) > 1 && (pol == PolicySearch || pol == PolicyMixed || lostBlind) {
+			if len(moves) > 1 && (pol == PolicySearch || lostBlind) {
 				proof.note = fmt.Sprintf("policy search: the search chooses among the %d %s actions", len(moves), kind)
 			}
 		}

@@ -115,6 +115,19 @@ func (o *Options) drawPolicy() Policy {
 	return o.Policy
 }
 
+// at returns the policy that applies at a root in phase ph: PolicyMixed is
+// PolicySearch while placing and PolicyModel once moving; the others are
+// themselves.
+func (p Policy) at(ph position.Phase) Policy {
+	if p != PolicyMixed {
+		return p
+	}
+	if ph == position.Moving {
+		return PolicyModel
+	}
+	return PolicySearch
+}
+
 // trap is one drawing action valued by the opponent model: the chance that
 // the opponent's reply loses.
 type trap struct {
