@@ -138,6 +138,9 @@ type Options struct {
 	ModelDepth       int
 	ModelTemperature int
 	ModelMinChance   float64
+	// PressureShare is PolicyPressure's least share of losing replies, in
+	// percent of the opponent's actions.
+	PressureShare int
 	// LimitStrength and Elo (UCI_LimitStrength, UCI_Elo) make the engine
 	// play at the level whose Elo is nearest (see Levels); SkillLevel
 	// below MaxSkillLevel does too, mapped onto the same scale.
@@ -150,7 +153,7 @@ func DefaultOptions() Options {
 	return Options{Threads: 1, MultiPV: 1, MoveOverhead: 10 * time.Millisecond,
 		SkillLevel: MaxSkillLevel, Algorithm: MTDF, MaxQuiescenceDepth: 2,
 		ModelDepth: DefaultModelDepth, ModelTemperature: DefaultModelTemperature, ModelMinChance: DefaultModelMinChance,
-		Elo: DefaultElo}
+		PressureShare: DefaultPressureShare, Elo: DefaultElo}
 }
 
 // Info is the progress report of one completed iteration (or a periodic

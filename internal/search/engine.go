@@ -279,6 +279,13 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 
 			if acts[0].Class == egtb.DrawPlays {
 				switch pol {
+				case PolicyPressure:
+					var note string
+					acts, note = pressureFilter(src, g, acts, opts.PressureShare)
+					if report != nil && note != "" {
+						report(Info{Note: note})
+					}
+					pol = PolicySearch
 				case PolicySectors:
 					if tables != nil {
 						acts = sectorOrder(tables, g, acts)

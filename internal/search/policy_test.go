@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -318,5 +319,62 @@ func TestPolicyModelSeenPositionSetsNoTrap(t *testing.T) {
 	_, note = model(found)
 	if !strings.Contains(note, " "+x.String()+" 0.000") || strings.HasSuffix(note, "; plays "+x.String()) {
 		t.Errorf("note %q after %v: want %s valued 0 and not played", note, found.Moves, x)
+	}
+}
+
+// The pressure policy lets the search choose among the drawing actions that
+// leave the opponent at least PressureShare percent of losing replies: the
+// note gives each drawing action's share, as the tables count it, and the
+// action played is one of those that reach it.
+func TestPolicyPressure(t *testing.T) {
+	res, note, drawn := policyRoot(t, PolicyPressure)
+	tb, g := gameRoot(t, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
+	m := regexp.MustCompile(`^policy search: the search chooses among the (\d+) drawing actions$`).FindStringSubmatch(note)
+	if m == nil {
+		t.Fatalf("note %q: want the search's", note)
+	}
+	var pressure string
+	e := New(8)
+	e.SetTables(tb)
+	o := e.Options()
+	o.Policy = PolicyPressure
+	e.SetOptions(o)
+	e.Search(g, Limits{Depth: 3}, func(in Info) {
+		if strings.HasPrefix(in.Note, "policy pressure") {
+			pressure = in.Note
+		}
+	})
+	reach := map[position.Move]bool{}
+	var want strings.Builder
+	want.WriteString("policy pressure: share of losing replies")
+	acts, _ := tb.RankRoot(g)
+	for _, a := range acts {
+		if a.Class != egtb.DrawPlays {
+			continue
+		}
+		h := g.Clone()
+		h.Play(a.Move)
+		replies, ok := tb.RankRoot(h)
+		if !ok || h.Pos.SideToMove() == g.Pos.SideToMove() {
+			t.Fatalf("%s: a mill or a position the tables do not know", a.Move)
+		}
+		lose := 0
+		for _, r := range replies {
+			if r.Class == egtb.LossCertain {
+				lose++
+			}
+		}
+		share := float64(lose) / float64(len(replies))
+		fmt.Fprintf(&want, " %s %.2f", a.Move, share)
+		if share >= 0.6 {
+			reach[a.Move] = true
+		}
+	}
+	if len(reach) == 0 || len(reach) == len(drawn) {
+		t.Fatalf("%d of %d drawing actions reach 60 %%: the root does not test the filter", len(reach), len(drawn))
+	}
+	fmt.Fprintf(&want, "; the search chooses among the %d of %d that reach 60 %%", len(reach), len(drawn))
+	if pressure != want.String() || m[1] != strconv.Itoa(len(reach)) || !reach[res.BestMove] {
+		t.Errorf("note %q\nwant %q\nsearch note %q, played %s: want one of %v", pressure, want.String(), note, res.BestMove, reach)
 	}
 }
