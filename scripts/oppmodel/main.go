@@ -9,7 +9,8 @@
 // the opponent played one, overall and by bins of the model's chance; and
 // where it erred: its turns and errors by phase, and in the moving phase
 // how often it played a losing action by that action's distance to the end
-// (the placing tables hold results only).
+// (the placing tables hold results only), and by the share of its actions
+// that lost (WinningPolicy pressure's measure).
 //
 //	go run ./scripts/oppmodel --dir EGTB --opponent sanmill RECORDS.jsonl ...
 package main
@@ -40,6 +41,7 @@ type decision struct {
 	played  position.Move
 	placing bool                  // a placing position: the tables hold results only
 	plies   map[position.Move]int // a losing action's plies to the end (moving phase)
+	actions int                   // all its actions, losing or not
 }
 
 func main() {
@@ -144,7 +146,7 @@ func decisions(e *search.Engine, tb *egtb.Tables, rec match.GameRecord, opp stri
 		if i >= len(rec.Opening) && g.Pos.SideToMove() == oppColour {
 			if acts, ok := tb.RankRoot(g); ok && acts[0].Entry.Value.IsDraw() {
 				d := decision{scores: map[int]map[position.Move]int{}, losing: map[position.Move]bool{}, played: m,
-					placing: acts[0].Entry.ResultOnly, plies: map[position.Move]int{}}
+					placing: acts[0].Entry.ResultOnly, plies: map[position.Move]int{}, actions: len(acts)}
 				for _, a := range acts {
 					if a.Entry.Value.IsLoss() {
 						d.losing[a.Move] = true
@@ -237,6 +239,11 @@ func phases(ds []decision) {
 		}
 	}
 	fmt.Printf("\nby phase: placing %d decisions, %d lost; moving %d decisions, %d lost\n", turns[0], lost[0], turns[1], lost[1])
+	share := search.DefaultPressureShare
+	for ph, c := range shareBins(ds, share) {
+		fmt.Printf("%s, by share of losing actions: below %d %%: %d decisions, %d lost; at least %d %%: %d, %d lost\n",
+			[]string{"placing", "moving"}[ph], share, c.turns[0], c.lost[0], share, c.turns[1], c.lost[1])
+	}
 	fmt.Printf("moving phase, losing actions by plies to the end\n%8s %8s %8s %8s\n", "plies", "offered", "played", "rate")
 	for k, b := range distanceBins(ds) {
 		if b.offered == 0 {
@@ -248,6 +255,33 @@ func phases(ds []decision) {
 		}
 		fmt.Printf("%8s %8d %8d %8.4f\n", label, b.offered, b.played, float64(b.played)/float64(b.offered))
 	}
+}
+
+// shareCount is the opponent's turns and errors among decisions of one
+// phase whose share of losing actions is below, or at least, the pressure
+// policy's share.
+type shareCount struct{ turns, lost [2]int }
+
+// shareBins counts the decisions of each phase (0 placing, 1 moving) by
+// whether at least share percent of the actions lost (index 1) or fewer
+// (index 0): what WinningPolicy pressure steers by.
+func shareBins(ds []decision, share int) [2]shareCount {
+	var out [2]shareCount
+	for _, d := range ds {
+		ph := 1
+		if d.placing {
+			ph = 0
+		}
+		hi := 0
+		if len(d.losing)*100 >= share*max(d.actions, 1) {
+			hi = 1
+		}
+		out[ph].turns[hi]++
+		if d.losing[d.played] {
+			out[ph].lost[hi]++
+		}
+	}
+	return out
 }
 
 func countLost(ds []decision) int {

@@ -43,3 +43,23 @@ func TestDistanceBins(t *testing.T) {
 		}
 	}
 }
+
+// Decisions are counted by phase and by whether at least the share of
+// their actions lost: 3 of 5 reaches 60 %, 2 of 5 does not.
+func TestShareBins(t *testing.T) {
+	a, b, c := position.MakeSlide(0, 1), position.MakeSlide(0, 7), position.MakeSlide(2, 3)
+	three := map[position.Move]bool{a: true, b: true, c: true}
+	two := map[position.Move]bool{a: true, b: true}
+	ds := []decision{
+		{losing: three, actions: 5, played: a},
+		{losing: two, actions: 5, played: a},
+		{losing: two, actions: 5, played: c},
+		{losing: three, actions: 5, played: c, placing: true},
+		{losing: two, actions: 5, played: c, placing: true},
+	}
+	got := shareBins(ds, 60)
+	want := [2]shareCount{{turns: [2]int{1, 1}, lost: [2]int{0, 1}}, {turns: [2]int{2, 1}, lost: [2]int{1, 1}}}
+	if got != want {
+		t.Errorf("shareBins: %+v, want %+v", got, want)
+	}
+}
