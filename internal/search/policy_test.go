@@ -20,7 +20,7 @@ func TestParsePolicy(t *testing.T) {
 			t.Errorf("%s: %v %v", n, p, err)
 		}
 	}
-	if _, err := ParsePolicy("greedy"); err == nil || err.Error() != `policy "greedy": want search, replies, sectors, model, mixed` {
+	if _, err := ParsePolicy("greedy"); err == nil || err.Error() != `policy "greedy": want search, replies, sectors, model, mixed, pressure` {
 		t.Errorf("greedy: %v", err)
 	}
 	o := DefaultOptions()
