@@ -145,7 +145,7 @@ type trap struct {
 }
 
 // modelTraps values every drawing action of acts at g by the opponent
-// model. It stops early, with ok false, when the budget runs out or the
+// model, as valueAfter counts them. It stops early, with ok false, when the budget runs out or the
 // search is stopped.
 func (e *Engine) modelTraps(g *position.Game, src egtb.Source, acts []egtb.RootAction, budget time.Duration) ([]trap, bool) {
 	o := e.Options()
@@ -159,25 +159,7 @@ func (e *Engine) modelTraps(g *position.Game, src egtb.Source, acts []egtb.RootA
 		if e.stop.Load() || time.Since(start) > budget {
 			return out, false
 		}
-		h := g.Clone()
-		h.Play(a.Move)
-		chance := 0.0
-		switch {
-		case a.Move.Kind() == position.KindSlide && slices.Contains(seen, h.Pos.Key()):
-			// The opponent has answered this position before, and kept the
-			// draw: a searcher answers a position it has seen the same way,
-			// so it sets no trap, and going back to it only brings the
-			// game nearer to a draw by repetition.
-		case h.Pos.SideToMove() == g.Pos.SideToMove():
-			// A mill: the removal that keeps the draw and sets the best trap.
-			for _, r := range removalsKeeping(src, h) {
-				k := h.Clone()
-				k.Play(r)
-				chance = max(chance, e.replyLoses(k, src, o))
-			}
-		default:
-			chance = e.replyLoses(h, src, o)
-		}
+		chance := valueAfter(src, g, seen, a.Move, func(h *position.Game) float64 { return e.replyLoses(h, src, o) })
 		out = append(out, trap{move: a.Move, chance: chance})
 	}
 	return out, true
@@ -185,12 +167,9 @@ func (e *Engine) modelTraps(g *position.Game, src egtb.Source, acts []egtb.RootA
 
 // pressureFilter applies PolicyPressure at a drawn root: it keeps, of the
 // drawing actions of acts, those after which at least PressureShare
-// percent of the opponent's actions lose (for a mill, after the drawing
-// removal that leaves the most; a slide back to a position the opponent has
-// answered before counts 0, as in modelTraps), and the other classes as
-// they are. When
-// no drawing action reaches the share, or all do, acts is returned as it
-// is. The note says what was kept.
+// percent of the opponent's actions lose (as valueAfter counts them), and
+// the other classes as they are. When no drawing action reaches the share,
+// or all do, acts is returned as it is. The note says what was kept.
 func pressureFilter(src egtb.Source, g *position.Game, acts []egtb.RootAction, share int) ([]egtb.RootAction, string) {
 	shares := make([]float64, len(acts))
 	seen := g.RepetitionKeys()
@@ -201,21 +180,7 @@ func pressureFilter(src egtb.Source, g *position.Game, acts []egtb.RootAction, s
 			continue
 		}
 		drawn++
-		h := g.Clone()
-		h.Play(a.Move)
-		switch {
-		case a.Move.Kind() == position.KindSlide && slices.Contains(seen, h.Pos.Key()):
-			// The opponent has answered this position before and kept the
-			// draw: it will again (see modelTraps).
-		case h.Pos.SideToMove() == g.Pos.SideToMove():
-			for _, r := range removalsKeeping(src, h) {
-				k := h.Clone()
-				k.Play(r)
-				shares[i] = max(shares[i], losingShare(src, k))
-			}
-		default:
-			shares[i] = losingShare(src, h)
-		}
+		shares[i] = valueAfter(src, g, seen, a.Move, func(h *position.Game) float64 { return losingShare(src, h) })
 		if shares[i]*100 >= float64(share) {
 			kept++
 		}
@@ -258,6 +223,31 @@ func losingShare(src egtb.Source, h *position.Game) float64 {
 		}
 	}
 	return float64(n) / float64(len(acts))
+}
+
+// valueAfter values the drawing action m of g, for the policies that look
+// at the opponent's reply, by value of the position the opponent then moves
+// in. A mill takes the best of the removals that keep the draw. A slide
+// back to a position in seen (g's history) is worth 0: the opponent has
+// answered that position before and kept the draw, a searcher answers a
+// position it has seen the same way, and going back to it only brings the
+// game nearer to a draw by repetition.
+func valueAfter(src egtb.Source, g *position.Game, seen []uint32, m position.Move, value func(*position.Game) float64) float64 {
+	h := g.Clone()
+	h.Play(m)
+	switch {
+	case m.Kind() == position.KindSlide && slices.Contains(seen, h.Pos.Key()):
+		return 0
+	case h.Pos.SideToMove() == g.Pos.SideToMove():
+		best := 0.0
+		for _, r := range removalsKeeping(src, h) {
+			k := h.Clone()
+			k.Play(r)
+			best = max(best, value(k))
+		}
+		return best
+	}
+	return value(h)
 }
 
 // removalsKeeping lists the removals of h (a removal pending after a mill)
