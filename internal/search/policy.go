@@ -52,9 +52,11 @@ import (
 //     among the drawing actions that leave the opponent a share of losing
 //     replies of at least PressureShare percent, when there are such
 //     actions (all of them otherwise). In the records against Sanmill C++
-//     (search policy, six matches) it lost in 13–22 % of the placing turns
-//     where at least 60 % of its actions lost and in 2–8 % of the others;
+//     (search policy, five matches) it lost in 14–22 % of the placing turns
+//     where at least 60 % of its actions lost and in 3–8 % of the others;
 //     the search alone left it such a turn in about half its placing turns.
+//     In games (docs/strength.md, "The pressure policy") it raised that
+//     share but won no more drawn openings than the search.
 //
 // None ever gives the value away: every one chooses among the actions that
 // keep it.
@@ -145,8 +147,8 @@ type trap struct {
 }
 
 // modelTraps values every drawing action of acts at g by the opponent
-// model, as valueAfter counts them. It stops early, with ok false, when the budget runs out or the
-// search is stopped.
+// model, as valueAfter counts them. It stops early, with ok false, when the
+// budget runs out or the search is stopped.
 func (e *Engine) modelTraps(g *position.Game, src egtb.Source, acts []egtb.RootAction, budget time.Duration) ([]trap, bool) {
 	o := e.Options()
 	start := time.Now()

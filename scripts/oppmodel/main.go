@@ -264,7 +264,9 @@ type shareCount struct{ turns, lost [2]int }
 
 // shareBins counts the decisions of each phase (0 placing, 1 moving) by
 // whether at least share percent of the actions lost (index 1) or fewer
-// (index 0): what WinningPolicy pressure steers by.
+// (index 0): what WinningPolicy pressure steers by (it counts the losses
+// the game's history and the N-move rule leave certain; here the tables'
+// values alone, as everywhere in this command).
 func shareBins(ds []decision, share int) [2]shareCount {
 	var out [2]shareCount
 	for _, d := range ds {
