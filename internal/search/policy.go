@@ -174,6 +174,7 @@ func (e *Engine) modelTraps(g *position.Game, src egtb.Source, acts []egtb.RootA
 // or all do, acts is returned as it is. The note says what was kept.
 func pressureFilter(src egtb.Source, g *position.Game, acts []egtb.RootAction, share int) ([]egtb.RootAction, string) {
 	shares := make([]float64, len(acts))
+	reach := make([]bool, len(acts))
 	seen := g.RepetitionKeys()
 	kept := 0
 	drawn := 0
@@ -183,7 +184,7 @@ func pressureFilter(src egtb.Source, g *position.Game, acts []egtb.RootAction, s
 		}
 		drawn++
 		shares[i] = valueAfter(src, g, seen, a.Move, func(h *position.Game) float64 { return losingShare(src, h) })
-		if shares[i]*100 >= float64(share) {
+		if reach[i] = shares[i]*100 >= float64(share); reach[i] {
 			kept++
 		}
 	}
@@ -204,7 +205,7 @@ func pressureFilter(src egtb.Source, g *position.Game, acts []egtb.RootAction, s
 	fmt.Fprintf(&b, "; the search chooses among the %d of %d that reach %d %%", kept, drawn, share)
 	out := make([]egtb.RootAction, 0, len(acts))
 	for i, a := range acts {
-		if a.Class != egtb.DrawPlays || shares[i]*100 >= float64(share) {
+		if a.Class != egtb.DrawPlays || reach[i] {
 			out = append(out, a)
 		}
 	}

@@ -227,20 +227,12 @@ func distanceBins(ds []decision) []distBin {
 // phases prints the opponent's turns and errors by phase, and how often it
 // played a losing action of the moving phase by the action's distance.
 func phases(ds []decision) {
-	var turns, lost [2]int
-	for _, d := range ds {
-		i := 1
-		if d.placing {
-			i = 0
-		}
-		turns[i]++
-		if d.losing[d.played] {
-			lost[i]++
-		}
-	}
-	fmt.Printf("\nby phase: placing %d decisions, %d lost; moving %d decisions, %d lost\n", turns[0], lost[0], turns[1], lost[1])
 	share := search.DefaultPressureShare
-	for ph, c := range shareBins(ds, share) {
+	bins := shareBins(ds, share)
+	p, m := bins[0], bins[1]
+	fmt.Printf("\nby phase: placing %d decisions, %d lost; moving %d decisions, %d lost\n",
+		p.turns[0]+p.turns[1], p.lost[0]+p.lost[1], m.turns[0]+m.turns[1], m.lost[0]+m.lost[1])
+	for ph, c := range bins {
 		fmt.Printf("%s, by share of losing actions: below %d %%: %d decisions, %d lost; at least %d %%: %d, %d lost\n",
 			[]string{"placing", "moving"}[ph], share, c.turns[0], c.lost[0], share, c.turns[1], c.lost[1])
 	}
@@ -274,7 +266,7 @@ func shareBins(ds []decision, share int) [2]shareCount {
 		if d.placing {
 			ph = 0
 		}
-		hi := 0
+		hi := 0 // below the share
 		if len(d.losing)*100 >= share*max(d.actions, 1) {
 			hi = 1
 		}
