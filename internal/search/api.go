@@ -134,10 +134,11 @@ type Options struct {
 	// ModelDepth, ModelTemperature (centipawns) and ModelMinChance shape
 	// PolicyModel's opponent: the depth of its search, how widely its
 	// choice spreads over replies that score alike, and the least chance of
-	// a losing reply for which the model decides instead of the search.
+	// a losing reply, in percent, for which the model decides instead of
+	// the search.
 	ModelDepth       int
 	ModelTemperature int
-	ModelMinChance   float64
+	ModelMinChance   int
 	// PressureShare is PolicyPressure's least share of losing replies, in
 	// percent of the opponent's actions.
 	PressureShare int

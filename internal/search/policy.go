@@ -110,8 +110,8 @@ func ParsePolicy(s string) (Policy, error) {
 // The opponent model's defaults and bounds.
 const (
 	DefaultModelDepth       = 3
-	DefaultModelTemperature = 60   // centipawns
-	DefaultModelMinChance   = 0.02 // below it the search chooses
+	DefaultModelTemperature = 60 // centipawns
+	DefaultModelMinChance   = 2  // percent; below it the search chooses
 	MaxModelDepth           = 12
 	MaxModelTemperature     = 1000
 	DefaultPressureShare    = 60 // percent of the opponent's actions that lose
@@ -398,7 +398,7 @@ func (e *Engine) modelOrder(g *position.Game, lim Limits, src egtb.Source, acts 
 		fmt.Fprintf(&b, " %s %.3f", t.move, t.chance)
 	}
 	fmt.Fprintf(&b, " (%d ms)", time.Since(start).Milliseconds())
-	if best < 0 || traps[best].chance < o.ModelMinChance {
+	if best < 0 || traps[best].chance*100 < float64(o.ModelMinChance) {
 		b.WriteString("; no trap, the search chooses")
 		return nil, b.String(), false
 	}

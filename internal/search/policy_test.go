@@ -39,7 +39,7 @@ func TestParsePolicy(t *testing.T) {
 // the root's drawing actions.
 func policyRoot(t *testing.T, p Policy) (Result, string, map[position.Move]bool) {
 	t.Helper()
-	return policyRootWith(t, p, 0)
+	return policyRootWith(t, p, nil)
 }
 
 // gameRoot opens the game's tables up to 7 pieces (closed when the test
@@ -59,8 +59,9 @@ func gameRoot(t *testing.T, fen string) (*egtb.Tables, *position.Game) {
 	return tb, position.NewGame(r, pos)
 }
 
-// policyRootWith is policyRoot with the engine's DrawnContempt set.
-func policyRootWith(t *testing.T, p Policy, drawnContempt int) (Result, string, map[position.Move]bool) {
+// policyRootWith is policyRoot with the engine's other options set by set
+// (nil: the defaults).
+func policyRootWith(t *testing.T, p Policy, set func(*Options)) (Result, string, map[position.Move]bool) {
 	t.Helper()
 	tb, g := gameRoot(t, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
 	acts, ok := tb.RankRoot(g)
@@ -76,7 +77,10 @@ func policyRootWith(t *testing.T, p Policy, drawnContempt int) (Result, string, 
 	e := New(8)
 	e.SetTables(tb)
 	o := e.Options()
-	o.Policy, o.DrawnContempt = p, drawnContempt
+	o.Policy = p
+	if set != nil {
+		set(&o)
+	}
 	e.SetOptions(o)
 	var note string
 	res := e.Search(g, Limits{Depth: 3}, func(in Info) {
@@ -107,11 +111,33 @@ func TestPolicyModelPlaysTheLikeliestTrap(t *testing.T) {
 			t.Errorf("%s is not a drawing action", f[i])
 		}
 	}
-	if len(f)/2 != len(drawn) || m[2] != res.BestMove.String() || !strings.Contains(m[1], " "+m[2]+" "+strconv.FormatFloat(best, 'f', 3, 64)) || best < DefaultModelMinChance {
+	if len(f)/2 != len(drawn) || m[2] != res.BestMove.String() || !strings.Contains(m[1], " "+m[2]+" "+strconv.FormatFloat(best, 'f', 3, 64)) || best*100 < DefaultModelMinChance {
 		t.Errorf("note %q, played %s: want every one of the %d drawing actions and the highest chance played", note, res.BestMove, len(drawn))
 	}
 	if res.Source != FromTables || res.Nodes != 0 {
 		t.Errorf("source %v, nodes %d: want an answer at once from the tables", res.Source, res.Nodes)
+	}
+}
+
+// ModelMinChance is the least chance, in percent, for which the model
+// decides: above the best trap's chance the model lists the same chances and
+// the search chooses.
+func TestPolicyModelMinChance(t *testing.T) {
+	_, note, _ := policyRoot(t, PolicyModel)
+	chances, _, ok := strings.Cut(strings.TrimPrefix(note, "policy model: chance of a losing reply"), " (")
+	if !ok {
+		t.Fatalf("note %q", note)
+	}
+	best := 0.0
+	f := strings.Fields(chances)
+	for i := 1; i < len(f); i += 2 {
+		c, _ := strconv.ParseFloat(f[i], 64)
+		best = max(best, c)
+	}
+	above := int(best*100) + 1
+	res, note2, _ := policyRootWith(t, PolicyModel, func(o *Options) { o.ModelMinChance = above })
+	if !strings.HasPrefix(note2, "policy model: chance of a losing reply"+chances+" (") || !strings.HasSuffix(note2, "; no trap, the search chooses") || res.Nodes == 0 {
+		t.Errorf("ModelMinChance %d: note %q, %d nodes; want the chances%s and a search", above, note2, res.Nodes, chances)
 	}
 }
 
@@ -128,7 +154,7 @@ func TestPolicySearchSearches(t *testing.T) {
 // by Contempt (every action it chooses among keeps the draw), says so, and
 // still reports the root's draw.
 func TestPolicySearchDrawnContempt(t *testing.T) {
-	res, note, drawn := policyRootWith(t, PolicySearch, 60)
+	res, note, drawn := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnContempt = 60 })
 	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a draw scored -60"
 	if note != want || res.Score != ValueDraw || res.Outcome != OutcomeDraw {
 		t.Errorf("note %q, score %d, outcome %v: want %q and the draw", note, res.Score, res.Outcome, want)

@@ -183,6 +183,7 @@ func (s *session) engineOptions() []*option {
 			func(_ *session, p search.Policy) { setSearch(func(o *search.Options) { o.Policy = p }) }),
 		searchSpin("ModelDepth", 1, search.MaxModelDepth, func(o *search.Options) *int { return &o.ModelDepth }),
 		searchSpin("ModelTemperature", 1, search.MaxModelTemperature, func(o *search.Options) *int { return &o.ModelTemperature }),
+		searchSpin("ModelMinChance", 0, 100, func(o *search.Options) *int { return &o.ModelMinChance }),
 		searchSpin("PressureShare", 0, 100, func(o *search.Options) *int { return &o.PressureShare }),
 		{name: "EGTBPath", kind: kindString, def: s.cfg.EGTBPath,
 			set: func(s *session, value string) error { return s.setTablesDir(value) }},
