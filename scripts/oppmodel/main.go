@@ -10,7 +10,9 @@
 // where it erred: its turns and errors by phase, and in the moving phase
 // how often it played a losing action by that action's distance to the end
 // (the placing tables hold results only), and by the share of its actions
-// that lost (WinningPolicy pressure's measure).
+// that lost (WinningPolicy pressure's measure); and per phase, how the
+// chance one model (--calibrate-depth, --calibrate-temp) gave a losing action
+// compares with how often the opponent played one.
 //
 //	go run ./scripts/oppmodel --dir EGTB --opponent sanmill RECORDS.jsonl ...
 package main
@@ -19,7 +21,7 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -50,6 +52,8 @@ func main() {
 	opp := fs.String("opponent", "sanmill", "the opponent: a substring of its engine name in the records")
 	depths := fs.IntSlice("depths", []int{1, 2, 3, 4, 5}, "model depths to try")
 	temps := fs.IntSlice("temps", []int{10, 20, 30, 45, 60, 90, 130, 200, 300}, "model temperatures (centipawns) to try")
+	calDepth := fs.Int("calibrate-depth", search.DefaultModelDepth, "the model whose calibration is printed: its depth (one of --depths)")
+	calTemp := fs.Int("calibrate-temp", search.DefaultModelTemperature, "and its temperature (centipawns)")
 	fs.Parse(os.Args[1:])
 	r := rules.Default()
 	tb, err := egtb.Open(*dir, &r)
@@ -82,36 +86,56 @@ func main() {
 		}
 	}
 	phases(ds)
-	// Calibration of the default model: the chance it gave against what
-	// happened, by bins.
-	d, t := search.DefaultModelDepth, float64(search.DefaultModelTemperature)
-	type bin struct {
-		n, lost int
-		pred    float64
+	// Calibration of one model: the chance it gave against what happened,
+	// by bins, per phase.
+	d, t := *calDepth, float64(*calTemp)
+	if !slices.Contains(*depths, d) {
+		fail(fmt.Errorf("--calibrate-depth %d is not among --depths", d))
 	}
-	bins := map[int]*bin{}
+	for _, placing := range []bool{true, false} {
+		fmt.Printf("\ncalibration of the model of depth %d, temperature %.0f, %s\n%10s %6s %10s %10s\n", d, t, phaseName(placing), "chance", "n", "predicted", "observed")
+		for k, b := range calibrate(ds, d, t, placing) {
+			if b.n > 0 {
+				fmt.Printf("%4.1f-%3.1f %6d %10.4f %10.4f\n", float64(k)/5, float64(k+1)/5, b.n, b.pred/float64(b.n), float64(b.lost)/float64(b.n))
+			}
+		}
+	}
+}
+
+// calBin is one bin of a model's calibration: the decisions whose chance of
+// a losing action fell in it, the sum of those chances, and how many of
+// them the opponent lost.
+type calBin struct {
+	n, lost int
+	pred    float64
+}
+
+// calibrate bins the decisions of one phase by the chance the model of
+// depth d and temperature t gave a losing action, in fifths: the measure of
+// how far a model's chance can be trusted where a policy would act on it.
+func calibrate(ds []decision, d int, t float64, placing bool) [5]calBin {
+	var bins [5]calBin
 	for _, x := range ds {
+		if x.placing != placing {
+			continue
+		}
 		_, lose := softmax(x.scores[d], t, x.played, x.losing)
-		k := min(int(lose*5), 4)
-		if bins[k] == nil {
-			bins[k] = &bin{}
-		}
-		bins[k].n++
-		bins[k].pred += lose
+		b := &bins[min(int(lose*5), 4)]
+		b.n++
+		b.pred += lose
 		if x.losing[x.played] {
-			bins[k].lost++
+			b.lost++
 		}
 	}
-	keys := make([]int, 0, len(bins))
-	for k := range bins {
-		keys = append(keys, k)
+	return bins
+}
+
+// phaseName is "placing" or "moving".
+func phaseName(placing bool) string {
+	if placing {
+		return "placing"
 	}
-	sort.Ints(keys)
-	fmt.Printf("\ncalibration of the default model (depth %d, temperature %.0f)\n%10s %6s %10s %10s\n", d, t, "chance", "n", "predicted", "observed")
-	for _, k := range keys {
-		b := bins[k]
-		fmt.Printf("%4.1f-%3.1f %6d %10.4f %10.4f\n", float64(k)/5, float64(k+1)/5, b.n, b.pred/float64(b.n), float64(b.lost)/float64(b.n))
-	}
+	return "moving"
 }
 
 // decisions replays rec and collects the opponent's decisions.

@@ -63,3 +63,28 @@ func TestShareBins(t *testing.T) {
 		t.Errorf("shareBins: %+v, want %+v", got, want)
 	}
 }
+
+// Calibration bins a phase's decisions by the model's chance of a losing
+// action, in fifths, and counts the losses; the other phase is left out.
+func TestCalibrate(t *testing.T) {
+	a, b := position.MakePlace(0), position.MakePlace(1)
+	lose := map[position.Move]bool{b: true}
+	ds := []decision{
+		// chance e⁰/(e⁰+e⁻¹) of b ≈ 0.731: bin 3, lost
+		{placing: true, scores: map[int]map[position.Move]int{2: {a: 40, b: 100}}, losing: lose, played: b},
+		// chance ≈ 0.269: bin 1, kept
+		{placing: true, scores: map[int]map[position.Move]int{2: {a: 100, b: 40}}, losing: lose, played: a},
+		// the moving phase: not counted
+		{placing: false, scores: map[int]map[position.Move]int{2: {a: 40, b: 100}}, losing: lose, played: b},
+	}
+	bins := calibrate(ds, 2, 60, true)
+	hi := 1 / (1 + math.Exp(-1))
+	if bins[3].n != 1 || bins[3].lost != 1 || math.Abs(bins[3].pred-hi) > 1e-12 ||
+		bins[1].n != 1 || bins[1].lost != 0 || math.Abs(bins[1].pred-(1-hi)) > 1e-12 ||
+		bins[0].n+bins[2].n+bins[4].n != 0 {
+		t.Errorf("bins %+v", bins)
+	}
+	if m := calibrate(ds, 2, 60, false); m[3].n != 1 || m[3].lost != 1 {
+		t.Errorf("moving bins %+v", m)
+	}
+}
