@@ -66,6 +66,33 @@ type searchRun struct {
 	depth      int          // the main worker's current iteration
 	lastReport time.Time    // when the last progress report was sent
 	draw       [2]int       // the score of a draw for each colour to move (Contempt)
+	trades     trades       // DrawnTrades at a drawn root
+}
+
+// trades is what a search at a drawn root adds to its evaluation for each
+// piece removed below the root (Options.DrawnTrades): per, for side, counted
+// from material, the pieces on the board and in hand at the root. per 0 is
+// off.
+type trades struct {
+	per      int
+	side     position.Color
+	material int
+}
+
+// material is the pieces of both sides on the board and in hand: what
+// removals lower and nothing else does.
+func material(p *position.Position) int {
+	return p.OnBoard(position.White) + p.OnBoard(position.Black) + p.InHand(position.White) + p.InHand(position.Black)
+}
+
+// bonus is what the trades below the root add to the evaluation of p for
+// its side to move.
+func (t *trades) bonus(p *position.Position) int {
+	b := t.per * (t.material - material(p))
+	if p.SideToMove() != t.side {
+		return -b
+	}
+	return b
 }
 
 // nodes sums the nodes of this search's workers as last published.
@@ -341,6 +368,9 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 		if proof.value == solve.Draw && s.opts.DrawnContempt > 0 {
 			note += fmt.Sprintf(", a draw scored %d", s.draw[g.Pos.SideToMove()])
 		}
+		if s.trades.per > 0 {
+			note += fmt.Sprintf(", a removal worth %d", s.trades.per)
+		}
 		report(Info{Note: note})
 	}
 	e.startWorkers(s, g, e.orderRootMoves(s, g, moves))
@@ -468,7 +498,11 @@ func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves 
 	}
 	s.opts.MultiPV = min(s.opts.MultiPV, nMoves)
 	s.proof = proof
-	s.draw = drawScores(&s.opts, &s.lim, g.Pos.SideToMove(), proof != nil && proof.value == solve.Draw)
+	drawnRoot := proof != nil && proof.value == solve.Draw
+	s.draw = drawScores(&s.opts, &s.lim, g.Pos.SideToMove(), drawnRoot)
+	if drawnRoot && s.opts.DrawnTrades > 0 && !s.opts.AnalyseMode && !lim.Infinite {
+		s.trades = trades{per: s.opts.DrawnTrades, side: g.Pos.SideToMove(), material: material(&g.Pos)}
+	}
 	return s
 }
 

@@ -9,9 +9,11 @@ import (
 
 	"github.com/millengine/millengine/internal/egtb"
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
+	"github.com/millengine/millengine/internal/eval"
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/testkit"
 )
 
 func TestParsePolicy(t *testing.T) {
@@ -158,6 +160,42 @@ func TestPolicySearchDrawnContempt(t *testing.T) {
 	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a draw scored -60"
 	if note != want || res.Score != ValueDraw || res.Outcome != OutcomeDraw {
 		t.Errorf("note %q, score %d, outcome %v: want %q and the draw", note, res.Score, res.Outcome, want)
+	}
+}
+
+// With DrawnTrades the search at a drawn root says what a removal is worth,
+// and still reports the root's draw.
+func TestPolicySearchDrawnTrades(t *testing.T) {
+	res, note, drawn := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnTrades = 30 })
+	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth 30"
+	if note != want || res.Score != ValueDraw || res.Outcome != OutcomeDraw {
+		t.Errorf("note %q, score %d, outcome %v: want %q and the draw", note, res.Score, res.Outcome, want)
+	}
+}
+
+// The trades' bonus: each piece removed since the root, by either side, is
+// worth per to the root's side and as much less to its opponent; the worker
+// adds it to every evaluation.
+func TestTradesBonus(t *testing.T) {
+	r := testkit.Rules(t, "nine-mens-morris")
+	p := testkit.Position(t, &r, "@@@@**O*/*O*O@@O*/*OO***@* w p p 6 2 7 2 0 0 0 0 0 0 0 0 8")
+	tr := trades{per: 30, side: position.White, material: material(&p) + 3}
+	if m := material(&p); m != 6+2+7+2 {
+		t.Errorf("material %d, want 17", m)
+	}
+	if b := tr.bonus(&p); b != 90 {
+		t.Errorf("White to move, 3 removed: bonus %d, want 90", b)
+	}
+	tr.side = position.Black
+	if b := tr.bonus(&p); b != -90 {
+		t.Errorf("the root's opponent to move: bonus %d, want -90", b)
+	}
+	w := etcWorker(&r, p)
+	w.params, w.evals = &eval.DefaultParams, new(eval.Cache)
+	plain := w.evaluate(&p)
+	w.trades = tr
+	if v := w.evaluate(&p); v != plain-90 {
+		t.Errorf("evaluate with the trades %d, without %d: want 90 less", v, plain)
 	}
 }
 

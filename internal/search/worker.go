@@ -83,6 +83,7 @@ type worker struct {
 	testExact     bool   // no reductions, table cutoffs only at equal depth (tests)
 	oneLine       bool   // a search for one line (not tests, levels or the policies' scores of every action): reverse futility pruning, internal iterative reduction and enhanced transposition cutoffs apply
 	draw          [2]int // the score of a draw for each colour to move (the run's Contempt)
+	trades        trades // the run's DrawnTrades
 	stop          *atomic.Bool
 	stack         [MaxPly + 2]frame
 	keys          []uint32 // keys reached by slides since the last irreversible move, game then path
@@ -136,6 +137,7 @@ func (w *worker) start(s *searchRun, g *position.Game, order []position.Move, no
 	w.testExact = e.testExact
 	w.oneLine = !e.testExact && s.opts.MultiPV == 1
 	w.draw = s.draw
+	w.trades = s.trades
 	w.stop = &e.stop
 	w.stack[0] = frame{pos: g.Pos}
 	w.keys = append(w.keys[:0], g.RepetitionKeys()...)
@@ -331,10 +333,15 @@ func tableScore(e egtb.Entry, ply, draw, budget int) int {
 	return draw
 }
 
-// evaluate returns the static score of p for the side to move.
+// evaluate returns the static score of p for the side to move, with the
+// run's DrawnTrades.
 func (w *worker) evaluate(p *position.Position) int {
 	w.horizon = true
-	return w.evals.Evaluate(w.params, w.r, p)
+	v := w.evals.Evaluate(w.params, w.r, p)
+	if w.trades.per != 0 {
+		v += w.trades.bonus(p)
+	}
+	return v
 }
 
 // settled returns the value of the position at ply when it needs no search,

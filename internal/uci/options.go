@@ -176,6 +176,7 @@ func (s *session) engineOptions() []*option {
 		searchSpin("MaxQuiescenceDepth", 0, search.MaxQuiescenceDepth, func(o *search.Options) *int { return &o.MaxQuiescenceDepth }),
 		searchSpin("Contempt", -search.MaxContempt, search.MaxContempt, func(o *search.Options) *int { return &o.Contempt }),
 		searchSpin("DrawnContempt", 0, search.MaxContempt, func(o *search.Options) *int { return &o.DrawnContempt }),
+		searchSpin("DrawnTrades", 0, search.MaxContempt, func(o *search.Options) *int { return &o.DrawnTrades }),
 		searchCheck("UCI_AnalyseMode", func(o *search.Options) *bool { return &o.AnalyseMode }),
 		check("UCI_ShowWDL", false, func(s *session, v bool) { s.showWDL = v }),
 		searchCheck("TableWinningChances", func(o *search.Options) *bool { return &o.TableWinningChances }),
