@@ -7,8 +7,9 @@ import (
 // egtbGames implements 'millengine egtb games': what the tables say of the
 // games of a millmatch file — the value when placing ends and every action
 // that changed it — and, per engine, the games lost from positions the
-// tables call a draw or a win, the draws the opponent gave away, and the
-// draws not won by their ending.
+// tables call a draw or a win, the draws the opponent gave away, the draws
+// kept through placing by whether a piece was removed while placing, and
+// the draws not won by their ending.
 func egtbGames(e *env, args []string) int {
 	var dir string
 	fs := e.egtbFlags("games", "games [--dir D] FILE.jsonl ...",
@@ -17,8 +18,9 @@ func egtbGames(e *env, args []string) int {
 			"placing ends in a sector not built) and each action\n"+
 			"that changed the value by the tables (a win given away, a draw lost), with its ply; then\n"+
 			"per engine: games lost from a position the tables call a draw or a win for it, games won\n"+
-			"from a drawn position (the opponent erred), and where the tables did not reach; and its\n"+
-			"drawn games not won, by how they ended (repetition, the N-move rule, ...).",
+			"from a drawn position (the opponent erred), and where the tables did not reach; the drawn\n"+
+			"games whose placing kept the draw, with a removal while placing or none, and how many it\n"+
+			"won; and its drawn games not won, by how they ended (repetition, the N-move rule, ...).",
 		&dir, nil)
 	quiet := fs.Bool("summary", false, "print the summary only")
 	if code, ok := e.parse(fs, args, true); !ok {

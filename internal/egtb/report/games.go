@@ -74,6 +74,12 @@ func Games(w io.Writer, o GamesOptions) error {
 			n, t.games, t.startWin, t.startDraw, t.startLoss, t.unknown, t.lostFromDrawOrWin, t.wonFromDraw, t.winsGivenAway, t.changes); err != nil {
 			return err
 		}
+		if t.keptOpen+t.keptBlocked > 0 {
+			if _, err := fmt.Fprintf(w, "%s: drawn games whose placing kept the draw: with a removal while placing %d, won %d; with none %d, won %d\n",
+				n, t.keptOpen, t.keptOpenWon, t.keptBlocked, t.keptBlockedWon); err != nil {
+				return err
+			}
+		}
 		if len(drawnEnds[n]) > 0 {
 			if _, err := fmt.Fprintf(w, "%s: drawn games not won, by ending: %s\n", n, match.CountList(drawnEnds[n])); err != nil {
 				return err
@@ -88,6 +94,11 @@ type gamesTally struct {
 	games, startWin, startDraw, startLoss, unknown int
 	lostFromDrawOrWin, wonFromDraw, winsGivenAway  int
 	changes                                        int // its actions that changed the value
+	// The games drawn when the tables first knew them, during placing,
+	// whose placing kept the draw (no action changed the value until the
+	// first slide), by whether a piece was removed while placing, and how
+	// many of each it won: the blocked kind are the hard ones to win.
+	keptOpen, keptOpenWon, keptBlocked, keptBlockedWon int
 }
 
 // gameAnalysis is what the tables say of one game.
@@ -98,7 +109,11 @@ type gameAnalysis struct {
 	start   wdl.Value // its value for White
 	changes []string  // the actions that changed the value, "ply 37 black d6-d5: draw → loss"
 	changed [2]int    // how many of them each colour played
-	engines [2]string // white, black
+	// firstChange is the ply of the first action that changed the value
+	// (as in changes: the plies played after it), -1 for none;
+	// placingRemovals the removals before the first slide.
+	firstChange, placingRemovals int
+	engines                      [2]string // white, black
 }
 
 // analyseGame replays rec with the tables of its rules.
@@ -107,7 +122,8 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 	if !ok {
 		return nil, fmt.Errorf("unknown variant %q", rec.Variant)
 	}
-	a := &gameAnalysis{engines: [2]string{rec.White, rec.Black}, placing: -1}
+	a := &gameAnalysis{engines: [2]string{rec.White, rec.Black}, placing: -1, firstChange: -1}
+	slid := false
 	r := &preset.Rules
 	start := position.New(r)
 	if rec.OpeningFEN != "" {
@@ -148,6 +164,9 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 				}
 				a.changes = append(a.changes, fmt.Sprintf("ply %d %s %s: %s → %s", i, colourName(mover), tokens[i-1], sign*prev, sign*v))
 				a.changed[mover]++
+				if a.firstChange < 0 {
+					a.firstChange = i
+				}
 			}
 			prev, prevKnown = v, true
 		} else {
@@ -161,6 +180,14 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 			return nil, fmt.Errorf("ply %d %q: %v", i+1, tokens[i], err)
 		}
 		movers[i] = g.Pos.SideToMove()
+		switch m.Kind() {
+		case position.KindSlide:
+			slid = true
+		case position.KindRemove:
+			if !slid {
+				a.placingRemovals++
+			}
+		}
 		g.Play(m)
 	}
 	return a, nil
@@ -238,6 +265,19 @@ func (a *gameAnalysis) count(rec match.GameRecord, tally func(string) *gamesTall
 		}
 		if won && sign*a.start == wdl.Draw {
 			t.wonFromDraw++
+		}
+		if a.start == wdl.Draw && a.placing >= 0 && a.ply <= a.placing && (a.firstChange < 0 || a.firstChange > a.placing) {
+			if a.placingRemovals > 0 {
+				t.keptOpen++
+				if won {
+					t.keptOpenWon++
+				}
+			} else {
+				t.keptBlocked++
+				if won {
+					t.keptBlockedWon++
+				}
+			}
 		}
 		if sign*a.start == wdl.Win && !won {
 			t.winsGivenAway++

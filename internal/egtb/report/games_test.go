@@ -92,3 +92,42 @@ func TestEGTBGamesDrawnNotWon(t *testing.T) {
 		t.Errorf("CountList %q, want %q", got, want)
 	}
 }
+
+// The removals while placing are counted up to the first slide, and a game
+// drawn when first known whose placing kept the draw is tallied by them:
+// with a removal or none, and won or not by each engine; a game whose
+// value changed while placing, or that was first known after it, is not.
+func TestEGTBGamesPlacingKeptTheDraw(t *testing.T) {
+	dir := egtbtest.Small(t, 7)
+	tables := newTableCache(dir)
+	defer tables.close()
+	rec := match.GameRecord{Game: 1, White: "A", Black: "B", Variant: "nine-mens-morris", Moves: []string{"a1", "b2", "a4", "b4", "a7", "xb2"}}
+	a, err := analyseGame(tables, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.placingRemovals != 1 || a.firstChange != -1 || a.known {
+		t.Errorf("a1 a4 a7 xb2: %d removals while placing, first change %d, known %v; want 1, -1, false", a.placingRemovals, a.firstChange, a.known)
+	}
+	sum := map[string]*gamesTally{}
+	tally := func(n string) *gamesTally {
+		if sum[n] == nil {
+			sum[n] = &gamesTally{}
+		}
+		return sum[n]
+	}
+	kept := func(removals, firstChange, ply int) *gameAnalysis {
+		return &gameAnalysis{known: true, ply: ply, placing: 18, start: wdl.Draw, engines: [2]string{"A", "B"}, firstChange: firstChange, placingRemovals: removals}
+	}
+	kept(2, -1, 4).count(match.GameRecord{Winner: "A"}, tally)  // open, A won
+	kept(1, 40, 4).count(match.GameRecord{}, tally)             // open, an error once moving: still kept while placing
+	kept(0, -1, 4).count(match.GameRecord{Winner: "B"}, tally)  // blocked, B won
+	kept(0, 18, 4).count(match.GameRecord{Winner: "A"}, tally)  // the last placement changed the value: not kept
+	kept(0, -1, 20).count(match.GameRecord{Winner: "A"}, tally) // first known after placing: not counted
+	for n, want := range map[string][4]int{"A": {2, 1, 1, 0}, "B": {2, 0, 1, 1}} {
+		s := sum[n]
+		if got := [4]int{s.keptOpen, s.keptOpenWon, s.keptBlocked, s.keptBlockedWon}; got != want {
+			t.Errorf("%s: open, won, blocked, won %v; want %v", n, got, want)
+		}
+	}
+}
