@@ -72,7 +72,10 @@ type searchRun struct {
 // trades is what a search at a drawn root adds to its evaluation for each
 // piece removed below the root (Options.DrawnTrades): per, for side, counted
 // from material, the pieces on the board and in hand at the root. per 0 is
-// off.
+// off. The table keeps its scores from one search to the next, as with
+// Contempt: after a removal between two searches a stored score counts the
+// trades from the earlier root, off by per for each piece removed since;
+// each search overwrites what it visits.
 type trades struct {
 	per      int
 	side     position.Color
