@@ -121,7 +121,7 @@ type Options struct {
 	// block. Against Sanmill C++ (13 matches, every policy) the drawn
 	// openings whose placing kept the draw were won 20 times in 95 when no
 	// piece was removed while placing, 99 times in 165 when one was
-	// (docs/strength.md). 0 is off.
+	// (docs/strength.md). 0 is off; DefaultDrawnTrades is the default.
 	DrawnTrades int
 	// AnalyseMode scores every draw as a draw (no Contempt): the scores
 	// shown are the position's own, not the engine's preference as a player.
@@ -163,7 +163,7 @@ func DefaultOptions() Options {
 	return Options{Threads: 1, MultiPV: 1, MoveOverhead: 10 * time.Millisecond,
 		SkillLevel: MaxSkillLevel, Algorithm: MTDF, MaxQuiescenceDepth: 2,
 		ModelDepth: DefaultModelDepth, ModelTemperature: DefaultModelTemperature, ModelMinChance: DefaultModelMinChance,
-		PressureShare: DefaultPressureShare, Elo: DefaultElo}
+		PressureShare: DefaultPressureShare, DrawnTrades: DefaultDrawnTrades, Elo: DefaultElo}
 }
 
 // Info is the progress report of one completed iteration (or a periodic

@@ -147,7 +147,7 @@ func TestPolicyModelMinChance(t *testing.T) {
 // says so.
 func TestPolicySearchSearches(t *testing.T) {
 	res, note, drawn := policyRoot(t, PolicySearch)
-	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions"; note != want || res.Nodes == 0 {
+	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth " + strconv.Itoa(DefaultDrawnTrades); note != want || res.Nodes == 0 {
 		t.Errorf("note %q, %d nodes: want a search and %q", note, res.Nodes, want)
 	}
 }
@@ -157,19 +157,23 @@ func TestPolicySearchSearches(t *testing.T) {
 // still reports the root's draw.
 func TestPolicySearchDrawnContempt(t *testing.T) {
 	res, note, drawn := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnContempt = 60 })
-	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a draw scored -60"
+	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a draw scored -60, a removal worth " + strconv.Itoa(DefaultDrawnTrades)
 	if note != want || res.Score != ValueDraw || res.Outcome != OutcomeDraw {
 		t.Errorf("note %q, score %d, outcome %v: want %q and the draw", note, res.Score, res.Outcome, want)
 	}
 }
 
 // With DrawnTrades the search at a drawn root says what a removal is worth,
-// and still reports the root's draw.
+// and still reports the root's draw; 0 turns the trades off and the note
+// says nothing of them.
 func TestPolicySearchDrawnTrades(t *testing.T) {
-	res, note, drawn := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnTrades = 30 })
-	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth 30"
+	res, note, drawn := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnTrades = 45 })
+	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth 45"
 	if note != want || res.Score != ValueDraw || res.Outcome != OutcomeDraw {
 		t.Errorf("note %q, score %d, outcome %v: want %q and the draw", note, res.Score, res.Outcome, want)
+	}
+	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnTrades = 0 }); note != "policy search: the search chooses among the "+strconv.Itoa(len(drawn))+" drawing actions" {
+		t.Errorf("DrawnTrades 0: note %q", note)
 	}
 }
 
@@ -303,7 +307,7 @@ func TestPolicySearchLostPlacingRoot(t *testing.T) {
 // the pieces move.
 func TestPolicyMixed(t *testing.T) {
 	_, note, drawn := policyRoot(t, PolicyMixed)
-	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions"; note != want {
+	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth " + strconv.Itoa(DefaultDrawnTrades); note != want {
 		t.Errorf("placing: note %q, want %q", note, want)
 	}
 	tb, g := gameRoot(t, "O*@*****/@*O***@O/*****O** b m s 4 0 3 0 0 0 0 0 0 0 0 10 60")
@@ -393,7 +397,7 @@ func TestPolicyModelSeenPositionSetsNoTrap(t *testing.T) {
 func TestPolicyPressure(t *testing.T) {
 	res, note, drawn := policyRoot(t, PolicyPressure)
 	tb, g := gameRoot(t, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
-	m := regexp.MustCompile(`^policy search: the search chooses among the (\d+) drawing actions$`).FindStringSubmatch(note)
+	m := regexp.MustCompile(`^policy search: the search chooses among the (\d+) drawing actions, a removal worth 30$`).FindStringSubmatch(note)
 	if m == nil {
 		t.Fatalf("note %q: want the search's", note)
 	}
