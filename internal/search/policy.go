@@ -122,7 +122,7 @@ const (
 	// worth to the root's side (centipawns; Options.DrawnTrades). With it
 	// millengine won 62 of 70 drawn openings against Sanmill C++ on two
 	// seeds where every policy before it won 46–53 (docs/strength.md,
-	// "Trades").
+	// "A deeper model, and trades").
 	DefaultDrawnTrades = 30
 )
 
