@@ -258,7 +258,7 @@ func phases(ds []decision) {
 		p.turns[0]+p.turns[1], p.lost[0]+p.lost[1], m.turns[0]+m.turns[1], m.lost[0]+m.lost[1])
 	for ph, c := range bins {
 		fmt.Printf("%s, by share of losing actions: below %d %%: %d decisions, %d lost; at least %d %%: %d, %d lost\n",
-			[]string{"placing", "moving"}[ph], share, c.turns[0], c.lost[0], share, c.turns[1], c.lost[1])
+			phaseName(ph == 0), share, c.turns[0], c.lost[0], share, c.turns[1], c.lost[1])
 	}
 	fmt.Printf("moving phase, losing actions by plies to the end\n%8s %8s %8s %8s\n", "plies", "offered", "played", "rate")
 	for k, b := range distanceBins(ds) {
