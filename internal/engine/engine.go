@@ -541,6 +541,9 @@ type Answer struct {
 // (may be nil) receives the search's info. The notes are returned, not
 // printed.
 func (e *Engine) Play(g *position.Game, lim search.Limits, multiPV int, report func(search.Info)) Answer {
+	if lim.Start.IsZero() {
+		lim.Start = time.Now() // the book and the notes are spent from the move's time
+	}
 	notes, ba, ok := e.AtGo(g, &lim, multiPV)
 	if ok {
 		return Answer{Move: ba.Move, FromBook: true, Book: ba, Notes: notes}

@@ -87,6 +87,11 @@ type Limits struct {
 	Infinite    bool          // search until Stop
 	Ponder      bool          // search until PonderHit or Stop; the clock starts at PonderHit
 	SearchMoves []position.Move
+	// Start is when the go arrived; the clock counts from it, so that what
+	// the caller does before Search (the book, the tables' notes on the
+	// root, a table's first probe) is spent from the move's time and not
+	// added to it. Zero: the clock starts with Search.
+	Start time.Time
 }
 
 // HasClock reports whether a clock was given.

@@ -31,6 +31,15 @@ type clock struct {
 // start starts the clock now.
 func (c *clock) start() { c.startNano.Store(time.Now().UnixNano()) }
 
+// startFrom starts the clock at t, or now when t is zero.
+func (c *clock) startFrom(t time.Time) {
+	if t.IsZero() {
+		c.start()
+		return
+	}
+	c.startNano.Store(t.UnixNano())
+}
+
 // elapsed returns the time since the clock started.
 func (c *clock) elapsed() time.Duration {
 	return time.Duration(time.Now().UnixNano() - c.startNano.Load())

@@ -278,7 +278,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 	if !e.prepared.CompareAndSwap(true, false) {
 		e.arm(lim.Ponder)
 	}
-	e.clock.start()
+	e.clock.startFrom(lim.Start)
 	e.tt.NewSearch()
 
 	moves := rootMoves(g, lim.SearchMoves)

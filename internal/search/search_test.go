@@ -396,6 +396,28 @@ func TestStopAndPonder(t *testing.T) {
 	}
 }
 
+// TestClockFromStart: the clock runs from Limits.Start, the go's arrival, so a
+// search whose move time is spent before it starts stops at once with a
+// legal move, and reports the time since the go.
+func TestClockFromStart(t *testing.T) {
+	g := testkit.Game(t, testkit.Rules(t, "nine-mens-morris"), "", "d6 d2 f4 b4")
+	e := New(4)
+	var times []time.Duration
+	lim := Limits{MoveTime: 200 * time.Millisecond, Start: time.Now().Add(-10 * time.Second)}
+	res := e.Search(g, lim, func(in Info) { times = append(times, in.Time) })
+	if !movegen.IsLegal(&g.Rules, &g.Pos, res.BestMove) {
+		t.Fatalf("illegal move %v", res.BestMove)
+	}
+	if len(times) == 0 {
+		t.Fatal("no info reported")
+	}
+	for _, d := range times {
+		if d < 10*time.Second {
+			t.Fatalf("reported time %v, want at least 10s (the clock runs from Start)", d)
+		}
+	}
+}
+
 // TestSkillAndShuffling: weak play is legal and still takes a win; shuffling
 // off is deterministic.
 func TestSkillAndShuffling(t *testing.T) {

@@ -103,6 +103,21 @@ func TestBareGoUsesMoveTime(t *testing.T) {
 	}
 }
 
+// The go's limits carry the time it arrived, from which the search's clock
+// runs: the book and the tables' notes before the search are spent from the
+// move's time.
+func TestGoStampsArrival(t *testing.T) {
+	f := &fakeEngine{}
+	h := fakeHarness(t, f)
+	before := time.Now()
+	h.send("go movetime 100")
+	h.until("bestmove")
+	after := time.Now()
+	if lim := f.Limits(); lim.Start.IsZero() || lim.Start.Before(before) || lim.Start.After(after) {
+		t.Fatalf("limits' Start %v, want the go's arrival, between %v and %v", lim.Start, before, after)
+	}
+}
+
 // stop during pondering answers with the bestmove too.
 func TestPonderStop(t *testing.T) {
 	f := &fakeEngine{search: untilStop}

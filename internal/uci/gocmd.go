@@ -101,6 +101,9 @@ func (s *session) cmdGo(args []string) error {
 	if len(args) > 0 && strings.EqualFold(args[0], "perft") {
 		return s.cmdPerft(args[1:])
 	}
+	// The move's time runs from here: stopping a search still running, the
+	// book and the tables' notes on the root are spent from it.
+	arrived := time.Now()
 	s.stopAll(goWait)
 	if !s.valid {
 		s.userError(strings.TrimSpace("go "+strings.Join(args, " ")), errNoPosition)
@@ -113,6 +116,7 @@ func (s *session) cmdGo(args []string) error {
 		s.printf("bestmove none")
 		return nil
 	}
+	req.lim.Start = arrived
 	if n := len(req.ignored); n > 0 {
 		qs := make([]string, n)
 		for i, a := range req.ignored {
@@ -295,7 +299,6 @@ func (s *session) startSearch(req goRequest, legal []position.Move) {
 		s.engine.NewGame()
 		s.engineRules = s.game.Rules
 	}
-	now := time.Now()
 	s.runID++
 	r := &run{
 		id:          s.runID,
@@ -305,11 +308,11 @@ func (s *session) startSearch(req goRequest, legal []position.Move) {
 		untilStop:   req.untilStop,
 		pondering:   req.lim.Ponder,
 		hard:        req.hard,
-		start:       now,
+		start:       req.lim.Start,
 	}
 	s.run = r
-	if !r.pondering {
-		s.armWatchdog(r.hard)
+	if !r.pondering && r.hard > 0 {
+		s.armWatchdog(max(r.hard-time.Since(r.start), time.Millisecond))
 	}
 	g := s.game.Clone()
 	lim := req.lim
