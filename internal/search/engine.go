@@ -330,6 +330,13 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 						report(Info{Note: note})
 					}
 				}
+				if opts.drawPolicy().at(g.Pos.Phase()) == PolicySearch && opts.FlyingPressure > 0 && flies(g) {
+					var note string
+					acts, note = pressureFilter(src, g, acts, opts.FlyingPressure)
+					if report != nil && note != "" {
+						report(Info{Note: "flying: " + note})
+					}
+				}
 			}
 			// A lost root whose actions the tables cannot order (a placing
 			// position's entries hold the result only, no distance): the

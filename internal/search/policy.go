@@ -221,6 +221,12 @@ func pressureFilter(src egtb.Source, g *position.Game, acts []egtb.RootAction, s
 	return out, b.String()
 }
 
+// flies reports whether a side of g's position flies (FlyingPressure's
+// endgame).
+func flies(g *position.Game) bool {
+	return g.Pos.CanFly(&g.Rules, position.White) || g.Pos.CanFly(&g.Rules, position.Black)
+}
+
 // losingShare is the share of the actions of the side to move at h that
 // lose for certain (the game's history and the N-move rule counted).
 func losingShare(src egtb.Source, h *position.Game) float64 {

@@ -446,3 +446,45 @@ func TestPolicyPressure(t *testing.T) {
 		t.Errorf("note %q\nwant %q\nsearch note %q, played %s: want one of %v", pressure, want.String(), note, res.BestMove, reach)
 	}
 }
+
+// FlyingPressure narrows the search's choice at a drawn root where a side
+// flies to the drawing actions that leave the opponent at least its share
+// of losing replies; at 0, or where nobody flies, it does nothing.
+func TestFlyingPressure(t *testing.T) {
+	tb, g := gameRoot(t, "@*O*****/O***@O@*/******O* w m s 4 0 3 0 0 0 0 0 0 0 0 10 76")
+	if !flies(g) {
+		t.Fatal("Black has three pieces: it flies")
+	}
+	const want = "flying: policy pressure: share of losing replies d6-b6 0.33 a4-a1 0.00 a4-a7 0.00 d6-d7 0.00 d6-f6 0.00 e4-e3 0.00 e4-e5 0.00 e4-f4 0.00; the search chooses among the 1 of 8 that reach 30 %"
+	for _, share := range []int{30, 0} {
+		e := New(8)
+		e.SetTables(tb)
+		o := e.Options()
+		o.FlyingPressure = share
+		e.SetOptions(o)
+		var note string
+		res := e.Search(g, Limits{Depth: 3}, func(in Info) {
+			if strings.HasPrefix(in.Note, "flying") {
+				note = in.Note
+			}
+		})
+		switch {
+		case share > 0 && (note != want || res.BestMove.String() != "d6-b6"):
+			t.Errorf("FlyingPressure %d: note %q, played %s\nwant %q and d6-b6", share, note, res.BestMove, want)
+		case share == 0 && note != "":
+			t.Errorf("FlyingPressure 0: note %q, want none", note)
+		}
+	}
+	// The placing root of policyRoot: nobody flies.
+	tb, g = gameRoot(t, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
+	e := New(8)
+	e.SetTables(tb)
+	o := e.Options()
+	o.FlyingPressure = 30
+	e.SetOptions(o)
+	e.Search(g, Limits{Depth: 3}, func(in Info) {
+		if strings.HasPrefix(in.Note, "flying") {
+			t.Errorf("a placing root: note %q", in.Note)
+		}
+	})
+}
