@@ -25,7 +25,9 @@ import (
 //     opponent has problems to solve. With DrawnTrades (by default) each
 //     piece removed below the root counts for the root's side, so it
 //     prefers lines that trade to lines that block: the blocked draws are
-//     the ones Sanmill C++ did not lose.
+//     the ones Sanmill C++ did not lose. With FlyingPressure (off by
+//     default) it chooses, where a side flies, among the actions that pass
+//     PolicyPressure's filter.
 //   - PolicyReplies: the drawing action that leaves the opponent the fewest
 //     replies that keep the draw (egtb.RankRoot's order), answered at once.
 //   - PolicySectors: Malom's idea, where the game leads: the drawing action
