@@ -61,6 +61,24 @@ func gameRoot(t *testing.T, fen string) (*egtb.Tables, *position.Game) {
 	return tb, position.NewGame(r, pos)
 }
 
+// searchNote searches g to depth 3 with the tables tb and the engine's
+// options changed by set, and returns the result and the last note that
+// starts with prefix ("" when none does).
+func searchNote(tb *egtb.Tables, g *position.Game, set func(*Options), prefix string) (Result, string) {
+	e := New(8)
+	e.SetTables(tb)
+	o := e.Options()
+	set(&o)
+	e.SetOptions(o)
+	var note string
+	res := e.Search(g, Limits{Depth: 3}, func(in Info) {
+		if strings.HasPrefix(in.Note, prefix) {
+			note = in.Note
+		}
+	})
+	return res, note
+}
+
 // policyRootWith is policyRoot with the engine's other options set by set
 // (nil: the defaults).
 func policyRootWith(t *testing.T, p Policy, set func(*Options)) (Result, string, map[position.Move]bool) {
@@ -76,20 +94,12 @@ func policyRootWith(t *testing.T, p Policy, set func(*Options)) (Result, string,
 			drawn[a.Move] = true
 		}
 	}
-	e := New(8)
-	e.SetTables(tb)
-	o := e.Options()
-	o.Policy = p
-	if set != nil {
-		set(&o)
-	}
-	e.SetOptions(o)
-	var note string
-	res := e.Search(g, Limits{Depth: 3}, func(in Info) {
-		if strings.HasPrefix(in.Note, "policy ") {
-			note = in.Note
+	res, note := searchNote(tb, g, func(o *Options) {
+		o.Policy = p
+		if set != nil {
+			set(o)
 		}
-	})
+	}, "policy ")
 	if !drawn[res.BestMove] || res.Outcome != OutcomeDraw {
 		t.Fatalf("policy %s played %s (outcome %v): not a drawing action of %v", p, res.BestMove, res.Outcome, drawn)
 	}
@@ -276,17 +286,7 @@ func TestPolicySearchLostPlacingRoot(t *testing.T) {
 		t.Fatalf("the root is not a placing loss of 19 actions the tables know: %v", acts)
 	}
 	for _, p := range []Policy{PolicySearch, PolicyReplies} {
-		e := New(8)
-		e.SetTables(tb)
-		o := e.Options()
-		o.Policy = p
-		e.SetOptions(o)
-		var note string
-		res := e.Search(g, Limits{Depth: 3}, func(in Info) {
-			if strings.HasPrefix(in.Note, "policy ") {
-				note = in.Note
-			}
-		})
+		res, note := searchNote(tb, g, func(o *Options) { o.Policy = p }, "policy ")
 		if res.Outcome != OutcomeLoss || res.Score > -ValueTBBand || !movegen.IsLegal(&g.Rules, &g.Pos, res.BestMove) {
 			t.Errorf("policy %s: %s, score %d, outcome %v: want a legal action and the proven loss", p, res.BestMove, res.Score, res.Outcome)
 		}
@@ -315,17 +315,7 @@ func TestPolicyMixed(t *testing.T) {
 	if !ok || acts[0].Class != egtb.DrawPlays || acts[1].Class != egtb.DrawPlays {
 		t.Fatalf("the root is not a draw of several drawing actions the tables know: %v", acts)
 	}
-	e := New(8)
-	e.SetTables(tb)
-	o := e.Options()
-	o.Policy = PolicyMixed
-	e.SetOptions(o)
-	note = ""
-	res := e.Search(g, Limits{Depth: 3}, func(in Info) {
-		if strings.HasPrefix(in.Note, "policy ") {
-			note = in.Note
-		}
-	})
+	res, note := searchNote(tb, g, func(o *Options) { o.Policy = PolicyMixed }, "policy ")
 	if !strings.HasPrefix(note, "policy model: chance of a losing reply") || res.Outcome != OutcomeDraw {
 		t.Errorf("moving: note %q, outcome %v: want the model's note and the draw", note, res.Outcome)
 	}
@@ -401,17 +391,7 @@ func TestPolicyPressure(t *testing.T) {
 	if m == nil {
 		t.Fatalf("note %q: want the search's", note)
 	}
-	var pressure string
-	e := New(8)
-	e.SetTables(tb)
-	o := e.Options()
-	o.Policy = PolicyPressure
-	e.SetOptions(o)
-	e.Search(g, Limits{Depth: 3}, func(in Info) {
-		if strings.HasPrefix(in.Note, "policy pressure") {
-			pressure = in.Note
-		}
-	})
+	_, pressure := searchNote(tb, g, func(o *Options) { o.Policy = PolicyPressure }, "policy pressure")
 	reach := map[position.Move]bool{}
 	var want strings.Builder
 	want.WriteString("policy pressure: share of losing replies")
@@ -457,17 +437,7 @@ func TestFlyingPressure(t *testing.T) {
 	}
 	const want = "flying: policy pressure: share of losing replies d6-b6 0.33 a4-a1 0.00 a4-a7 0.00 d6-d7 0.00 d6-f6 0.00 e4-e3 0.00 e4-e5 0.00 e4-f4 0.00; the search chooses among the 1 of 8 that reach 30 %"
 	for _, share := range []int{30, 0} {
-		e := New(8)
-		e.SetTables(tb)
-		o := e.Options()
-		o.FlyingPressure = share
-		e.SetOptions(o)
-		var note string
-		res := e.Search(g, Limits{Depth: 3}, func(in Info) {
-			if strings.HasPrefix(in.Note, "flying") {
-				note = in.Note
-			}
-		})
+		res, note := searchNote(tb, g, func(o *Options) { o.FlyingPressure = share }, "flying")
 		switch {
 		case share > 0 && (note != want || res.BestMove.String() != "d6-b6"):
 			t.Errorf("FlyingPressure %d: note %q, played %s\nwant %q and d6-b6", share, note, res.BestMove, want)
@@ -477,14 +447,7 @@ func TestFlyingPressure(t *testing.T) {
 	}
 	// The placing root of policyRoot: nobody flies.
 	tb, g = gameRoot(t, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
-	e := New(8)
-	e.SetTables(tb)
-	o := e.Options()
-	o.FlyingPressure = 30
-	e.SetOptions(o)
-	e.Search(g, Limits{Depth: 3}, func(in Info) {
-		if strings.HasPrefix(in.Note, "flying") {
-			t.Errorf("a placing root: note %q", in.Note)
-		}
-	})
+	if _, note := searchNote(tb, g, func(o *Options) { o.FlyingPressure = 30 }, "flying"); note != "" {
+		t.Errorf("a placing root: note %q", note)
+	}
 }
