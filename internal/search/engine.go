@@ -308,14 +308,15 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 			pol := opts.drawPolicy().at(g.Pos.Phase())
 
 			if acts[0].Class == egtb.DrawPlays {
-				switch pol {
-				case PolicyPressure:
+				if share, prefix, ok := opts.pressureAt(pol, g); ok {
 					var note string
-					acts, note = pressureFilter(src, g, acts, opts.PressureShare)
+					acts, note = pressureFilter(src, g, acts, share)
 					if report != nil && note != "" {
-						report(Info{Note: note})
+						report(Info{Note: prefix + note})
 					}
 					pol = PolicySearch
+				}
+				switch pol {
 				case PolicySectors:
 					if tables != nil {
 						acts = sectorOrder(tables, g, acts)
@@ -328,13 +329,6 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 						return e.tableAnswer(g, lim, report, src, order, from)
 					} else if report != nil && note != "" {
 						report(Info{Note: note})
-					}
-				}
-				if opts.drawPolicy().at(g.Pos.Phase()) == PolicySearch && opts.FlyingPressure > 0 && flies(g) {
-					var note string
-					acts, note = pressureFilter(src, g, acts, opts.FlyingPressure)
-					if report != nil && note != "" {
-						report(Info{Note: "flying: " + note})
 					}
 				}
 			}

@@ -223,6 +223,20 @@ func pressureFilter(src egtb.Source, g *position.Game, acts []egtb.RootAction, s
 	return out, b.String()
 }
 
+// pressureAt says whether pressureFilter narrows the drawing actions of a
+// drawn root g under pol, the policy at its phase, with which least share
+// and the prefix of its note: PressureShare under PolicyPressure,
+// FlyingPressure under PolicySearch where a side flies.
+func (o *Options) pressureAt(pol Policy, g *position.Game) (share int, prefix string, ok bool) {
+	switch {
+	case pol == PolicyPressure:
+		return o.PressureShare, "", true
+	case pol == PolicySearch && o.FlyingPressure > 0 && flies(g):
+		return o.FlyingPressure, "flying: ", true
+	}
+	return 0, "", false
+}
+
 // flies reports whether a side of g's position flies (FlyingPressure's
 // endgame).
 func flies(g *position.Game) bool {
