@@ -274,9 +274,8 @@ func rankRoot(t Source, r *rules.Rules, h history, replies bool) ([]RootAction, 
 			return nil, false
 		}
 		a := RootAction{Move: m, Entry: e, Rule: rule, Replies: -1, Blunders: -1}
-		z := e.DTZ.Distance()
 		switch v := e.Value; {
-		case v.IsWin() && 2*z-1 < budget:
+		case v.IsWin() && e.FitsRule(budget):
 			a.Class = WinFits
 		case v.IsWin():
 			a.Class = WinTooLong
@@ -287,7 +286,7 @@ func rankRoot(t Source, r *rules.Rules, h history, replies bool) ([]RootAction, 
 			if replies {
 				a.Replies, a.Blunders = drawingReplies(t, r, after, after.pos.SideToMove() == h.pos.SideToMove())
 			}
-		case 2*z < budget:
+		case e.FitsRule(budget):
 			a.Class = LossCertain
 		default:
 			a.Class = LossSaved

@@ -17,6 +17,7 @@ import (
 	"github.com/millengine/millengine/internal/movegen"
 	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/rules"
+	"github.com/millengine/millengine/internal/wdl"
 )
 
 // MaxPieces is the most pieces on the board (both sides) a sector may hold:
@@ -679,6 +680,34 @@ type Entry struct {
 	// through internal/perfect), not these tables': what decided a root is
 	// said as such.
 	Perfect bool
+}
+
+// FitsRule says whether e's result stands under the N-move rule in a
+// position with budget plies left before the rule draws the game: a win
+// must reach its next removal, 2·DTZ−1 plies away, within the budget, and a
+// loss stands only if the winner's removal, 2·DTZ plies away, comes within
+// it (a loss 0, no legal action, always stands). A draw always stands. The
+// search's scores, the ranking of a root and the report on games read the
+// rule here, so that a "win beyond the N-move rule" means one thing.
+func (e Entry) FitsRule(budget int) bool {
+	z := e.DTZ.Distance()
+	switch v := e.Value; {
+	case v.IsWin():
+		return 2*z-1 < budget
+	case v.IsLoss():
+		return 2*z < budget || z == 0
+	}
+	return true
+}
+
+// UnderRule is e's result once the N-move rule has had its say (FitsRule):
+// win, draw or loss for the side to move with best play by both, budget
+// plies before the rule draws the game.
+func (e Entry) UnderRule(budget int) wdl.Value {
+	if !e.FitsRule(budget) {
+		return wdl.Draw
+	}
+	return e.Value.WDL()
 }
 
 // Lookup returns what the tables know of p for its side to move under the

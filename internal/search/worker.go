@@ -315,11 +315,11 @@ func (w *worker) probeTables(p *position.Position, ply int) (int, bool) {
 // plies away (a mate score where the distance is to the end, a table win
 // where it is to the next removal), a draw scores draw (as in terminal).
 func tableScore(e egtb.Entry, ply, draw, budget int) int {
-	v, z := e.Value, e.DTZ.Distance()
+	v := e.Value
 	switch {
-	case v.IsWin() && 2*z-1 >= budget:
+	case v.IsWin() && !e.FitsRule(budget):
 		return draw + 1
-	case v.IsLoss() && 2*z >= budget && z > 0:
+	case v.IsLoss() && !e.FitsRule(budget):
 		return draw - 1
 	case v.IsWin() && e.Exact:
 		return ValueMate - ply - v.Plies()
