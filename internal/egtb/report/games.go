@@ -22,7 +22,8 @@ type GamesOptions struct {
 }
 
 // Games writes what the tables in o.Dir say of the games of millmatch's
-// files: per game the value for White at the first position the tables
+// files: per game the value for White, under the N-move rule (a win beyond
+// it is a draw: egtb.Entry.UnderRule), at the first position the tables
 // know once the game's opening is played (a match's opening actions are
 // neither engine's) and each action that changed it (gameAnalysis.line),
 // then per engine its games by that first value, those it lost from a draw
@@ -146,7 +147,10 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 			a.placing = i
 		}
 		if e, ok := tb.Lookup(r, &g.Pos); ok {
-			v := e.Value.WDL()
+			// The value the game holds, the N-move rule's say included: a
+			// win whose next removal the rule's count cannot reach is a draw.
+			limit, _ := g.Pos.NMoveLimit(r)
+			v := e.UnderRule(limit - g.Pos.NMoveCounter())
 			if g.Pos.SideToMove() == position.Black {
 				v = -v
 			}

@@ -131,3 +131,40 @@ func TestEGTBGamesPlacingKeptTheDraw(t *testing.T) {
 		}
 	}
 }
+
+// A win the N-move rule's count cannot reach is a draw: the position of
+// TestEGTBGamesAnalysis, White winning in one, with 99 plies already
+// played without a removal is a draw for the report, so the game drawn by
+// the rule gives no win away; with 98 the win stands.
+func TestEGTBGamesWinBeyondTheRule(t *testing.T) {
+	dir := egtbtest.Small(t, 7)
+	tables := newTableCache(dir)
+	defer tables.close()
+	rec := match.GameRecord{Game: 4, White: "A", Black: "B", Variant: "nine-mens-morris", Result: "1/2-1/2", Reason: "N-move rule",
+		OpeningFEN: "***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 99 1",
+		Moves:      []string{"a7-b2"}}
+	a, err := analyseGame(tables, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.line(rec), "game 4 A vs B 1/2-1/2 (N-move rule): placing ended at ply 0, White draw"; got != want {
+		t.Fatalf("line %q\nwant %q", got, want)
+	}
+	sum := map[string]*gamesTally{}
+	a.count(rec, func(n string) *gamesTally {
+		if sum[n] == nil {
+			sum[n] = &gamesTally{}
+		}
+		return sum[n]
+	})
+	if got := *sum["A"]; got != (gamesTally{games: 1, startDraw: 1, keptBlocked: 1}) { // drawn from its placing's end, no removal
+		t.Errorf("A: %+v", got)
+	}
+	rec.OpeningFEN = "***@***@/***@****/O****O*O w m s 3 0 3 0 0 0 0 0 0 0 0 98 1"
+	if a, err = analyseGame(tables, rec); err != nil {
+		t.Fatal(err)
+	}
+	if a.start != wdl.Win {
+		t.Errorf("98 plies without a removal: White %v, want win", a.start)
+	}
+}
