@@ -10,7 +10,10 @@
 // where it erred: its turns and errors by phase, and in the moving phase
 // how often it played a losing action by that action's distance to the end
 // (the placing tables hold results only), and by the share of its actions
-// that lost (WinningPolicy pressure's measure); and per phase, how the
+// that lost (WinningPolicy pressure's measure); in the turns where a side
+// flies, the same by distance, and the turns by how many of its losing
+// actions lay at least --deep plies from the end (the traps beyond a
+// searcher's horizon); and per phase, how the
 // chance one model (--calibrate-depth, --calibrate-temp) gave a losing action
 // compares with how often the opponent played one.
 //
@@ -44,6 +47,7 @@ type decision struct {
 	placing bool                  // a placing position: the tables hold results only
 	plies   map[position.Move]int // a losing action's plies to the end (moving phase)
 	actions int                   // all its actions, losing or not
+	flying  bool                  // a side flies (down to three pieces, nothing in hand)
 }
 
 func main() {
@@ -54,6 +58,7 @@ func main() {
 	temps := fs.IntSlice("temps", []int{10, 20, 30, 45, 60, 90, 130, 200, 300}, "model temperatures (centipawns) to try")
 	calDepth := fs.Int("calibrate-depth", search.DefaultModelDepth, "the model whose calibration is printed: its depth (one of --depths)")
 	calTemp := fs.Int("calibrate-temp", search.DefaultModelTemperature, "and its temperature (centipawns)")
+	deep := fs.Int("deep", 8, "flying turns are counted by their losing actions at least this many plies from the end")
 	fs.Parse(os.Args[1:])
 	r := rules.Default()
 	tb, err := egtb.Open(*dir, &r)
@@ -86,6 +91,7 @@ func main() {
 		}
 	}
 	phases(ds)
+	flyingTurns(ds, *deep)
 	// Calibration of one model: the chance it gave against what happened,
 	// by bins, per phase.
 	d, t := *calDepth, float64(*calTemp)
@@ -170,7 +176,8 @@ func decisions(e *search.Engine, tb *egtb.Tables, rec match.GameRecord, opp stri
 		if i >= len(rec.Opening) && g.Pos.SideToMove() == oppColour {
 			if acts, ok := tb.RankRoot(g); ok && acts[0].Entry.Value.IsDraw() {
 				d := decision{scores: map[int]map[position.Move]int{}, losing: map[position.Move]bool{}, played: m,
-					placing: acts[0].Entry.ResultOnly, plies: map[position.Move]int{}, actions: len(acts)}
+					placing: acts[0].Entry.ResultOnly, plies: map[position.Move]int{}, actions: len(acts),
+					flying: g.Pos.CanFly(&g.Rules, position.White) || g.Pos.CanFly(&g.Rules, position.Black)}
 				for _, a := range acts {
 					if a.Entry.Value.IsLoss() {
 						d.losing[a.Move] = true
@@ -230,11 +237,11 @@ const (
 )
 
 // distanceBins counts the losing actions of the moving phase's decisions by
-// their distance to the end.
-func distanceBins(ds []decision) []distBin {
+// their distance to the end; flyingOnly keeps the turns where a side flies.
+func distanceBins(ds []decision, flyingOnly bool) []distBin {
 	out := make([]distBin, distLast/distStep+1)
 	for _, d := range ds {
-		if d.placing {
+		if d.placing || flyingOnly && !d.flying {
 			continue
 		}
 		for m := range d.losing {
@@ -260,16 +267,78 @@ func phases(ds []decision) {
 		fmt.Printf("%s, by share of losing actions: below %d %%: %d decisions, %d lost; at least %d %%: %d, %d lost\n",
 			phaseName(ph == 0), share, c.turns[0], c.lost[0], share, c.turns[1], c.lost[1])
 	}
-	fmt.Printf("moving phase, losing actions by plies to the end\n%8s %8s %8s %8s\n", "plies", "offered", "played", "rate")
-	for k, b := range distanceBins(ds) {
-		if b.offered == 0 {
+	for _, flying := range []bool{false, true} {
+		what := "moving phase"
+		if flying {
+			what = "flying turns"
+		}
+		fmt.Printf("%s, losing actions by plies to the end\n%8s %8s %8s %8s\n", what, "plies", "offered", "played", "rate")
+		for k, b := range distanceBins(ds, flying) {
+			if b.offered == 0 {
+				continue
+			}
+			label := fmt.Sprintf("%d-%d", k*distStep, k*distStep+distStep-1)
+			if k*distStep == distLast {
+				label = fmt.Sprintf("%d+", distLast)
+			}
+			fmt.Printf("%8s %8d %8d %8.4f\n", label, b.offered, b.played, float64(b.played)/float64(b.offered))
+		}
+	}
+}
+
+// deepBins are the upper bounds of the bins of flyingBins: 0, 1, 2, 3,
+// 4-7 and 8 or more deep losing actions.
+var deepBins = []int{0, 1, 2, 3, 7, math.MaxInt}
+
+// flyingBins counts the flying turns by how many of the opponent's losing
+// actions were at least deep plies from the end (the bins of deepBins),
+// and in each how many it lost, by any losing action and by a deep one: the
+// measure a pressure that counts only the traps beyond a searcher's
+// horizon would steer by.
+func flyingBins(ds []decision, deep int) (turns, lost, lostDeep []int) {
+	turns, lost, lostDeep = make([]int, len(deepBins)), make([]int, len(deepBins)), make([]int, len(deepBins))
+	for _, d := range ds {
+		if d.placing || !d.flying {
 			continue
 		}
-		label := fmt.Sprintf("%d-%d", k*distStep, k*distStep+distStep-1)
-		if k*distStep == distLast {
-			label = fmt.Sprintf("%d+", distLast)
+		n := 0
+		for m := range d.losing {
+			if d.plies[m] >= deep {
+				n++
+			}
 		}
-		fmt.Printf("%8s %8d %8d %8.4f\n", label, b.offered, b.played, float64(b.played)/float64(b.offered))
+		k := 0
+		for n > deepBins[k] {
+			k++
+		}
+		turns[k]++
+		if d.losing[d.played] {
+			lost[k]++
+			if d.plies[d.played] >= deep {
+				lostDeep[k]++
+			}
+		}
+	}
+	return turns, lost, lostDeep
+}
+
+// flyingTurns prints flyingBins.
+func flyingTurns(ds []decision, deep int) {
+	turns, lost, lostDeep := flyingBins(ds, deep)
+	fmt.Printf("\nflying turns by losing actions at least %d plies from the end\n%8s %8s %8s %10s\n", deep, "deep", "turns", "lost", "lost deep")
+	lo := 0
+	for k, hi := range deepBins {
+		label := fmt.Sprint(hi)
+		switch {
+		case hi == math.MaxInt:
+			label = fmt.Sprintf("%d+", lo)
+		case hi > lo:
+			label = fmt.Sprintf("%d-%d", lo, hi)
+		}
+		lo = hi + 1
+		if turns[k] > 0 {
+			fmt.Printf("%8s %8d %8d %10d\n", label, turns[k], lost[k], lostDeep[k])
+		}
 	}
 }
 

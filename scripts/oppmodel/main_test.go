@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/millengine/millengine/internal/position"
@@ -32,7 +33,7 @@ func TestDistanceBins(t *testing.T) {
 		{losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 17}, played: a},
 		{losing: map[position.Move]bool{a: true}, placing: true, played: a},
 	}
-	got := distanceBins(ds)
+	got := distanceBins(ds, false)
 	want := map[int]distBin{0: {1, 0}, 1: {1, 0}, 4: {2, 2}, 10: {1, 1}}
 	if len(got) != 11 {
 		t.Fatalf("%d bins, want 11", len(got))
@@ -86,5 +87,34 @@ func TestCalibrate(t *testing.T) {
 	}
 	if m := calibrate(ds, 2, 60, false); m[3].n != 1 || m[3].lost != 1 {
 		t.Errorf("moving bins %+v", m)
+	}
+}
+
+// Flying turns are counted by their losing actions at least the given
+// plies from the end, in the bins 0, 1, 2, 3, 4-7 and 8+; a turn lost by a
+// shallow action counts as lost but not lost deep; turns where nobody flies
+// and placing turns are left out. distanceBins keeps the flying turns alone
+// when asked.
+func TestFlyingBins(t *testing.T) {
+	a, b, c := position.MakeSlide(0, 1), position.MakeSlide(0, 7), position.MakeSlide(2, 3)
+	ds := []decision{
+		{flying: true, losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 3, b: 9}, played: a},
+		{flying: true, losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 8, b: 9}, played: b},
+		{flying: true, losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 2}, played: c},
+		{losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 20}, played: a},
+		{flying: true, placing: true, losing: map[position.Move]bool{a: true}, played: a},
+	}
+	turns, lost, deep := flyingBins(ds, 8)
+	if want := []int{1, 1, 1, 0, 0, 0}; !slices.Equal(turns, want) {
+		t.Errorf("turns %v, want %v", turns, want)
+	}
+	if want := []int{0, 1, 1, 0, 0, 0}; !slices.Equal(lost, want) {
+		t.Errorf("lost %v, want %v", lost, want)
+	}
+	if want := []int{0, 0, 1, 0, 0, 0}; !slices.Equal(deep, want) {
+		t.Errorf("lost deep %v, want %v", deep, want)
+	}
+	if got := distanceBins(ds, true); got[0] != (distBin{2, 1}) || got[2] != (distBin{3, 1}) || got[5] != (distBin{}) {
+		t.Errorf("flying distance bins %+v", got)
 	}
 }
