@@ -16,7 +16,8 @@ func egtbGames(e *env, args []string) int {
 		"Replays the games of millmatch's JSON-lines files and says what the tables say: per game the\n"+
 			"value for White at the first position the tables know (the end of placing, or later when\n"+
 			"placing ends in a sector not built) and each action\n"+
-			"that changed the value by the tables (a win given away, a draw lost), with its ply; then\n"+
+			"that changed the value by the tables (a win given away, a draw lost), with its ply; values\n"+
+			"are under the N-move rule (a win whose next removal the rule's count cannot reach is a draw); then\n"+
 			"per engine: games lost from a position the tables call a draw or a win for it, games won\n"+
 			"from a drawn position (the opponent erred), and where the tables did not reach; the drawn\n"+
 			"games whose placing kept the draw, with a removal while placing or none, and how many it\n"+
