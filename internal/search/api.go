@@ -166,6 +166,14 @@ type Options struct {
 	// search alone left it a turn without a trap in 423 of the 973 turns
 	// where it could have set one. 0 is off.
 	FlyingPressure int
+	// PressureDepth, when above 0, has PolicyPressure and FlyingPressure
+	// count only the opponent's replies that lose at least this many plies
+	// from the end (by the tables' distance: to the end of the game, or to
+	// the next removal in sectors that keep only that): a searcher sees the
+	// nearer losses and does not play them. In the records against Sanmill
+	// C++, its losing actions in the moving phase almost all lay beyond 16
+	// plies. 0 counts every losing reply.
+	PressureDepth int
 	// LimitStrength and Elo (UCI_LimitStrength, UCI_Elo) make the engine
 	// play at the level whose Elo is nearest (see Levels); SkillLevel
 	// below MaxSkillLevel does too, mapped onto the same scale.

@@ -310,7 +310,7 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 			if acts[0].Class == egtb.DrawPlays {
 				if share, prefix, ok := opts.pressureAt(pol, g); ok {
 					var note string
-					acts, note = pressureFilter(src, g, acts, share)
+					acts, note = pressureFilter(src, g, acts, share, opts.PressureDepth)
 					if report != nil && note != "" {
 						report(Info{Note: prefix + note})
 					}

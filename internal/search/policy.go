@@ -27,7 +27,8 @@ import (
 //     prefers lines that trade to lines that block: the blocked draws are
 //     the ones Sanmill C++ did not lose. With FlyingPressure (off by
 //     default) it chooses, where a side flies, among the actions that pass
-//     PolicyPressure's filter.
+//     PolicyPressure's filter (with PressureDepth, counting only the losses
+//     far enough away not to be seen).
 //   - PolicyReplies: the drawing action that leaves the opponent the fewest
 //     replies that keep the draw (egtb.RankRoot's order), answered at once.
 //   - PolicySectors: Malom's idea, where the game leads: the drawing action
@@ -180,10 +181,12 @@ func (e *Engine) modelTraps(g *position.Game, src egtb.Source, acts []egtb.RootA
 
 // pressureFilter applies PolicyPressure at a drawn root: it keeps, of the
 // drawing actions of acts, those after which at least PressureShare
-// percent of the opponent's actions lose (as valueAfter counts them), and
-// the other classes as they are. When no drawing action reaches the share,
-// or all do, acts is returned as it is. The note says what was kept.
-func pressureFilter(src egtb.Source, g *position.Game, acts []egtb.RootAction, share int) ([]egtb.RootAction, string) {
+// percent of the opponent's actions lose (as valueAfter counts them; with
+// depth above 0 only the losses at least depth plies from the end count,
+// see PressureDepth), and the other classes as they are. When no drawing
+// action reaches the share, or all do, acts is returned as it is. The note
+// says what was kept.
+func pressureFilter(src egtb.Source, g *position.Game, acts []egtb.RootAction, share, depth int) ([]egtb.RootAction, string) {
 	shares := make([]float64, len(acts))
 	reach := make([]bool, len(acts))
 	seen := g.RepetitionKeys()
@@ -194,7 +197,7 @@ func pressureFilter(src egtb.Source, g *position.Game, acts []egtb.RootAction, s
 			continue
 		}
 		drawn++
-		shares[i] = valueAfter(src, g, seen, a.Move, func(h *position.Game) float64 { return losingShare(src, h) })
+		shares[i] = valueAfter(src, g, seen, a.Move, func(h *position.Game) float64 { return losingShare(src, h, depth) })
 		if reach[i] = shares[i]*100 >= float64(share); reach[i] {
 			kept++
 		}
@@ -204,6 +207,9 @@ func pressureFilter(src egtb.Source, g *position.Game, acts []egtb.RootAction, s
 	}
 	var b strings.Builder
 	b.WriteString("policy pressure: share of losing replies")
+	if depth > 0 {
+		fmt.Fprintf(&b, " at least %d plies from the end", depth)
+	}
 	for i, a := range acts {
 		if a.Class == egtb.DrawPlays {
 			fmt.Fprintf(&b, " %s %.2f", a.Move, shares[i])
@@ -244,15 +250,17 @@ func flies(g *position.Game) bool {
 }
 
 // losingShare is the share of the actions of the side to move at h that
-// lose for certain (the game's history and the N-move rule counted).
-func losingShare(src egtb.Source, h *position.Game) float64 {
+// lose for certain (the game's history and the N-move rule counted) at
+// least depth plies from the end (by the tables' distance: to the end of
+// the game where a sector keeps it, else to the next removal).
+func losingShare(src egtb.Source, h *position.Game, depth int) float64 {
 	acts, ok := egtb.RankRootWith(src, h)
 	if !ok || len(acts) == 0 {
 		return 0
 	}
 	n := 0
 	for _, a := range acts {
-		if a.Class == egtb.LossCertain {
+		if a.Class == egtb.LossCertain && a.Entry.Value.Plies() >= depth {
 			n++
 		}
 	}

@@ -451,3 +451,24 @@ func TestFlyingPressure(t *testing.T) {
 		t.Errorf("a placing root: note %q", note)
 	}
 }
+
+// PressureDepth counts only the replies that lose far enough from the end
+// for a searcher not to see them. At this 4-against-3 root b2-d2 and e3-d3
+// leave Black 48 losing replies of 51, every one of them a mill at once
+// (2 plies): FlyingPressure 40 keeps those two. Counting only the losses at
+// least 6 plies away, b2-b4 alone leaves one, and FlyingPressure 1 keeps it.
+func TestPressureDepth(t *testing.T) {
+	tb, g := gameRoot(t, "*O*O**@@/*****O**/***@O*** w m s 4 0 3 0 0 0 0 0 0 0 0 10 76")
+	for _, c := range []struct {
+		share, depth int
+		want, move   string
+	}{
+		{40, 0, "flying: policy pressure: share of losing replies b2-d2 0.94 e3-d3 0.94 b2-b4 0.02 d1-d2 0.02 e3-e4 0.02 e5-e4 0.02; the search chooses among the 2 of 6 that reach 40 %", "b2-d2"},
+		{1, 6, "flying: policy pressure: share of losing replies at least 6 plies from the end b2-d2 0.00 e3-d3 0.00 b2-b4 0.02 d1-d2 0.00 e3-e4 0.00 e5-e4 0.00; the search chooses among the 1 of 6 that reach 1 %", "b2-b4"},
+	} {
+		res, note := searchNote(tb, g, func(o *Options) { o.FlyingPressure, o.PressureDepth = c.share, c.depth }, "flying")
+		if note != c.want || res.BestMove.String() != c.move {
+			t.Errorf("FlyingPressure %d, PressureDepth %d: note %q, played %s\nwant %q and %s", c.share, c.depth, note, res.BestMove, c.want, c.move)
+		}
+	}
+}

@@ -187,6 +187,7 @@ func (s *session) engineOptions() []*option {
 		searchSpin("ModelMinChance", 0, 100, func(o *search.Options) *int { return &o.ModelMinChance }),
 		searchSpin("PressureShare", 0, 100, func(o *search.Options) *int { return &o.PressureShare }),
 		searchSpin("FlyingPressure", 0, 100, func(o *search.Options) *int { return &o.FlyingPressure }),
+		searchSpin("PressureDepth", 0, 200, func(o *search.Options) *int { return &o.PressureDepth }),
 		{name: "EGTBPath", kind: kindString, def: s.cfg.EGTBPath,
 			set: func(s *session, value string) error { return s.setTablesDir(value) }},
 		{name: "UsePerfectDatabase", kind: kindCheck, def: "false",
