@@ -27,13 +27,7 @@ func TestEGTBGamesAnalysis(t *testing.T) {
 	if got, want := a.line(rec), "game 3 A vs B 0-1 (fewer than the minimum pieces): placing ended at ply 0, White win; ply 1 white a7-b2: win → loss"; got != want {
 		t.Fatalf("line %q\nwant %q", got, want)
 	}
-	sum := map[string]*gamesTally{}
-	a.count(rec, func(n string) *gamesTally {
-		if sum[n] == nil {
-			sum[n] = &gamesTally{}
-		}
-		return sum[n]
-	})
+	sum := tallies(a, rec)
 	if got := *sum["A"]; got != (gamesTally{games: 1, startWin: 1, lostFromDrawOrWin: 1, winsGivenAway: 1, changes: 1}) {
 		t.Errorf("A: %+v", got)
 	}
@@ -150,13 +144,7 @@ func TestEGTBGamesWinBeyondTheRule(t *testing.T) {
 	if got, want := a.line(rec), "game 4 A vs B 1/2-1/2 (N-move rule): placing ended at ply 0, White draw"; got != want {
 		t.Fatalf("line %q\nwant %q", got, want)
 	}
-	sum := map[string]*gamesTally{}
-	a.count(rec, func(n string) *gamesTally {
-		if sum[n] == nil {
-			sum[n] = &gamesTally{}
-		}
-		return sum[n]
-	})
+	sum := tallies(a, rec)
 	if got := *sum["A"]; got != (gamesTally{games: 1, startDraw: 1, keptBlocked: 1}) { // drawn from its placing's end, no removal
 		t.Errorf("A: %+v", got)
 	}
@@ -167,4 +155,16 @@ func TestEGTBGamesWinBeyondTheRule(t *testing.T) {
 	if a.start != wdl.Win {
 		t.Errorf("98 plies without a removal: White %v, want win", a.start)
 	}
+}
+
+// tallies counts one game for its two engines.
+func tallies(a *gameAnalysis, rec match.GameRecord) map[string]*gamesTally {
+	sum := map[string]*gamesTally{}
+	a.count(rec, func(n string) *gamesTally {
+		if sum[n] == nil {
+			sum[n] = &gamesTally{}
+		}
+		return sum[n]
+	})
+	return sum
 }
