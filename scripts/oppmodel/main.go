@@ -11,7 +11,7 @@
 // how often it played a losing action by that action's distance to the end
 // (the placing tables hold results only), and by the share of its actions
 // that lost (WinningPolicy pressure's measure); in the turns where a side
-// flies, the same by distance, and the turns by how many of its losing
+// flies (one side, or both), the same by distance, and the turns by how many of its losing
 // actions lay at least --deep plies from the end (the traps beyond a
 // searcher's horizon); and per phase, how the
 // chance one model (--calibrate-depth, --calibrate-temp) gave a losing action
@@ -47,7 +47,7 @@ type decision struct {
 	placing bool                  // a placing position: the tables hold results only
 	plies   map[position.Move]int // a losing action's plies to the end (moving phase)
 	actions int                   // all its actions, losing or not
-	flying  bool                  // a side flies (down to three pieces, nothing in hand)
+	flyers  int                   // the sides that fly (down to three pieces, nothing in hand): 0, 1 or 2
 }
 
 func main() {
@@ -177,7 +177,7 @@ func decisions(e *search.Engine, tb *egtb.Tables, rec match.GameRecord, opp stri
 			if acts, ok := tb.RankRoot(g); ok && acts[0].Entry.Value.IsDraw() {
 				d := decision{scores: map[int]map[position.Move]int{}, losing: map[position.Move]bool{}, played: m,
 					placing: acts[0].Entry.ResultOnly, plies: map[position.Move]int{}, actions: len(acts),
-					flying: g.Pos.CanFly(&g.Rules, position.White) || g.Pos.CanFly(&g.Rules, position.Black)}
+					flyers: flyers(&g.Pos, &g.Rules)}
 				for _, a := range acts {
 					if a.Entry.Value.IsLoss() {
 						d.losing[a.Move] = true
@@ -236,12 +236,24 @@ const (
 	distLast = 40
 )
 
+// flyers counts the sides of p that fly.
+func flyers(p *position.Position, r *rules.Rules) int {
+	n := 0
+	for _, c := range []position.Color{position.White, position.Black} {
+		if p.CanFly(r, c) {
+			n++
+		}
+	}
+	return n
+}
+
 // distanceBins counts the losing actions of the moving phase's decisions by
-// their distance to the end; flyingOnly keeps the turns where a side flies.
-func distanceBins(ds []decision, flyingOnly bool) []distBin {
+// their distance to the end; with flyers above 0, of the turns where that
+// many sides fly.
+func distanceBins(ds []decision, flyers int) []distBin {
 	out := make([]distBin, distLast/distStep+1)
 	for _, d := range ds {
-		if d.placing || flyingOnly && !d.flying {
+		if d.placing || flyers > 0 && d.flyers != flyers {
 			continue
 		}
 		for m := range d.losing {
@@ -267,13 +279,9 @@ func phases(ds []decision) {
 		fmt.Printf("%s, by share of losing actions: below %d %%: %d decisions, %d lost; at least %d %%: %d, %d lost\n",
 			phaseName(ph == 0), share, c.turns[0], c.lost[0], share, c.turns[1], c.lost[1])
 	}
-	for _, flying := range []bool{false, true} {
-		what := "moving phase"
-		if flying {
-			what = "flying turns"
-		}
+	for fl, what := range []string{"moving phase", "one side flying", "both flying"} {
 		fmt.Printf("%s, losing actions by plies to the end\n%8s %8s %8s %8s\n", what, "plies", "offered", "played", "rate")
-		for k, b := range distanceBins(ds, flying) {
+		for k, b := range distanceBins(ds, fl) {
 			if b.offered == 0 {
 				continue
 			}
@@ -290,15 +298,15 @@ func phases(ds []decision) {
 // 4-7 and 8 or more deep losing actions.
 var deepBins = []int{0, 1, 2, 3, 7, math.MaxInt}
 
-// flyingBins counts the flying turns by how many of the opponent's losing
-// actions were at least deep plies from the end (the bins of deepBins),
-// and in each how many it lost, by any losing action and by a deep one: the
-// measure a pressure that counts only the traps beyond a searcher's
-// horizon would steer by.
-func flyingBins(ds []decision, deep int) (turns, lost, lostDeep []int) {
+// flyingBins counts the turns where flyers sides fly by how many of the
+// opponent's losing actions were at least deep plies from the end (the
+// bins of deepBins), and in each how many it lost, by any losing action and
+// by a deep one: the measure a pressure that counts only the traps beyond a
+// searcher's horizon would steer by.
+func flyingBins(ds []decision, flyers, deep int) (turns, lost, lostDeep []int) {
 	turns, lost, lostDeep = make([]int, len(deepBins)), make([]int, len(deepBins)), make([]int, len(deepBins))
 	for _, d := range ds {
-		if d.placing || !d.flying {
+		if d.placing || d.flyers != flyers {
 			continue
 		}
 		n := 0
@@ -322,10 +330,18 @@ func flyingBins(ds []decision, deep int) (turns, lost, lostDeep []int) {
 	return turns, lost, lostDeep
 }
 
-// flyingTurns prints flyingBins.
+// flyingTurns prints flyingBins for one side flying and for both.
 func flyingTurns(ds []decision, deep int) {
-	turns, lost, lostDeep := flyingBins(ds, deep)
-	fmt.Printf("\nflying turns by losing actions at least %d plies from the end\n%8s %8s %8s %10s\n", deep, "deep", "turns", "lost", "lost deep")
+	for fl := 1; fl <= 2; fl++ {
+		turns, lost, lostDeep := flyingBins(ds, fl, deep)
+		fmt.Printf("\n%s flying: turns by losing actions at least %d plies from the end\n%8s %8s %8s %10s\n",
+			[]string{"", "one side", "both sides"}[fl], deep, "deep", "turns", "lost", "lost deep")
+		printDeepBins(turns, lost, lostDeep)
+	}
+}
+
+// printDeepBins prints one table of flyingTurns.
+func printDeepBins(turns, lost, lostDeep []int) {
 	lo := 0
 	for k, hi := range deepBins {
 		label := fmt.Sprint(hi)

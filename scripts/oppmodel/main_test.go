@@ -33,7 +33,7 @@ func TestDistanceBins(t *testing.T) {
 		{losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 17}, played: a},
 		{losing: map[position.Move]bool{a: true}, placing: true, played: a},
 	}
-	got := distanceBins(ds, false)
+	got := distanceBins(ds, 0)
 	want := map[int]distBin{0: {1, 0}, 1: {1, 0}, 4: {2, 2}, 10: {1, 1}}
 	if len(got) != 11 {
 		t.Fatalf("%d bins, want 11", len(got))
@@ -92,19 +92,19 @@ func TestCalibrate(t *testing.T) {
 
 // Flying turns are counted by their losing actions at least the given
 // plies from the end, in the bins 0, 1, 2, 3, 4-7 and 8+; a turn lost by a
-// shallow action counts as lost but not lost deep; turns where nobody flies
-// and placing turns are left out. distanceBins keeps the flying turns alone
-// when asked.
+// shallow action counts as lost but not lost deep; turns where nobody flies,
+// or another number of sides, and placing turns are left out. distanceBins
+// keeps the turns with that many flyers when asked.
 func TestFlyingBins(t *testing.T) {
 	a, b, c := position.MakeSlide(0, 1), position.MakeSlide(0, 7), position.MakeSlide(2, 3)
 	ds := []decision{
-		{flying: true, losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 3, b: 9}, played: a},
-		{flying: true, losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 8, b: 9}, played: b},
-		{flying: true, losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 2}, played: c},
+		{flyers: 1, losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 3, b: 9}, played: a},
+		{flyers: 1, losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 8, b: 9}, played: b},
+		{flyers: 1, losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 2}, played: c},
 		{losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 20}, played: a},
-		{flying: true, placing: true, losing: map[position.Move]bool{a: true}, played: a},
+		{flyers: 1, placing: true, losing: map[position.Move]bool{a: true}, played: a},
 	}
-	turns, lost, deep := flyingBins(ds, 8)
+	turns, lost, deep := flyingBins(ds, 1, 8)
 	if want := []int{1, 1, 1, 0, 0, 0}; !slices.Equal(turns, want) {
 		t.Errorf("turns %v, want %v", turns, want)
 	}
@@ -114,7 +114,10 @@ func TestFlyingBins(t *testing.T) {
 	if want := []int{0, 0, 1, 0, 0, 0}; !slices.Equal(deep, want) {
 		t.Errorf("lost deep %v, want %v", deep, want)
 	}
-	if got := distanceBins(ds, true); got[0] != (distBin{2, 1}) || got[2] != (distBin{3, 1}) || got[5] != (distBin{}) {
+	if got := distanceBins(ds, 1); got[0] != (distBin{2, 1}) || got[2] != (distBin{3, 1}) || got[5] != (distBin{}) {
 		t.Errorf("flying distance bins %+v", got)
+	}
+	if turns, _, _ := flyingBins(ds, 2, 8); !slices.Equal(turns, make([]int, len(deepBins))) {
+		t.Errorf("both flying: turns %v, want none", turns)
 	}
 }
