@@ -128,6 +128,16 @@ type Options struct {
 	// piece was removed while placing, 99 times in 165 when one was
 	// (docs/strength.md). 0 is off; DefaultDrawnTrades is the default.
 	DrawnTrades int
+	// DrawnFlying, when above 0, is what it costs the root's side, in the
+	// search's evaluation at such a drawn root (centipawns), that its
+	// opponent flies, down to FlyPieceCount pieces with nothing in hand,
+	// where it did not at the root: the drawing lines that take the
+	// opponent's last pieces but three then weigh less than those that keep
+	// it on the ground. Against a flyer the non-flying side's wins are short
+	// (4v3 at most 1 turn, 5v3 2, 6v3 4: the tables), every trap one the
+	// flyer sees at once, and the draws of the trades against Sanmill C++
+	// ended there by the N-move rule. 0 is off.
+	DrawnFlying int
 	// AnalyseMode scores every draw as a draw (no Contempt): the scores
 	// shown are the position's own, not the engine's preference as a player.
 	// An infinite search is analysis too.

@@ -71,16 +71,23 @@ type searchRun struct {
 
 // trades is what a search at a drawn root adds to its evaluation for each
 // piece removed below the root (Options.DrawnTrades): per, for side, counted
-// from material, the pieces on the board and in hand at the root. per 0 is
-// off. The table keeps its scores from one search to the next, as with
-// Contempt: after a removal between two searches a stored score counts the
-// trades from the earlier root, off by per for each piece removed since;
-// each search overwrites what it visits.
+// from material, the pieces on the board and in hand at the root; and what
+// it takes away where side's opponent flies (Options.DrawnFlying): fly,
+// where the opponent has nothing in hand and at most flyAt pieces. per and
+// fly 0 are off. The table keeps its scores from one search to the next, as
+// with Contempt: after a removal between two searches a stored score counts
+// the trades from the earlier root, off by per for each piece removed
+// since; each search overwrites what it visits.
 type trades struct {
 	per      int
+	fly      int
+	flyAt    int
 	side     position.Color
 	material int
 }
+
+// on says whether the trades change the evaluation.
+func (t *trades) on() bool { return t.per|t.fly != 0 }
 
 // material is the pieces of both sides on the board and in hand: what
 // removals lower and nothing else does.
@@ -92,6 +99,9 @@ func material(p *position.Position) int {
 // its side to move.
 func (t *trades) bonus(p *position.Position) int {
 	b := t.per * (t.material - material(p))
+	if opp := t.side ^ 1; t.fly != 0 && p.InHand(opp) == 0 && p.OnBoard(opp) <= t.flyAt {
+		b -= t.fly
+	}
 	if p.SideToMove() != t.side {
 		return -b
 	}
@@ -375,6 +385,9 @@ func (e *Engine) Search(g *position.Game, lim Limits, report func(Info)) Result 
 		if s.trades.per > 0 {
 			note += fmt.Sprintf(", a removal worth %d", s.trades.per)
 		}
+		if s.trades.fly > 0 {
+			note += fmt.Sprintf(", the opponent flying %d", -s.trades.fly)
+		}
 		report(Info{Note: note})
 	}
 	e.startWorkers(s, g, e.orderRootMoves(s, g, moves))
@@ -504,8 +517,17 @@ func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves 
 	s.proof = proof
 	drawnRoot := proof != nil && proof.value == solve.Draw
 	s.draw = drawScores(&s.opts, &s.lim, g.Pos.SideToMove(), drawnRoot)
-	if drawnRoot && s.opts.DrawnTrades > 0 && !s.opts.AnalyseMode && !lim.Infinite {
-		s.trades = trades{per: s.opts.DrawnTrades, side: g.Pos.SideToMove(), material: material(&g.Pos)}
+	if drawnRoot && !s.opts.AnalyseMode && !lim.Infinite {
+		us := g.Pos.SideToMove()
+		t := trades{per: s.opts.DrawnTrades, side: us, material: material(&g.Pos)}
+		// Where the opponent flies already, the cost would be the same in
+		// every line: none.
+		if s.opts.DrawnFlying > 0 && g.Rules.MayFly && !g.Pos.CanFly(&g.Rules, us^1) {
+			t.fly, t.flyAt = s.opts.DrawnFlying, g.Rules.FlyPieceCount
+		}
+		if t.on() {
+			s.trades = t
+		}
 	}
 	return s
 }

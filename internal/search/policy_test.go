@@ -185,6 +185,9 @@ func TestPolicySearchDrawnTrades(t *testing.T) {
 	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnTrades = 0 }); note != "policy search: the search chooses among the "+strconv.Itoa(len(drawn))+" drawing actions" {
 		t.Errorf("DrawnTrades 0: note %q", note)
 	}
+	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnFlying = 200 }); note != "policy search: the search chooses among the "+strconv.Itoa(len(drawn))+" drawing actions, a removal worth 30, the opponent flying -200" {
+		t.Errorf("DrawnFlying 200: note %q", note)
+	}
 }
 
 // The trades' bonus: each piece removed since the root, by either side, is
@@ -210,6 +213,39 @@ func TestTradesBonus(t *testing.T) {
 	w.trades = tr
 	if v := w.evaluate(&p); v != plain-90 {
 		t.Errorf("evaluate with the trades %d, without %d: want 90 less", v, plain)
+	}
+}
+
+// DrawnFlying: where the root side's opponent flies (nothing in hand, at
+// most flyAt pieces) the root side loses fly, and its opponent to move
+// gains as much; where it does not, or it is the root side that flies,
+// nothing changes. The worker adds it where the trades are off.
+func TestTradesFlying(t *testing.T) {
+	r := testkit.Rules(t, "nine-mens-morris")
+	p := testkit.Position(t, &r, "@*O*****/O***@O@*/******O* w m s 4 0 3 0 0 0 0 0 0 0 0 10 76") // Black flies
+	tr := trades{fly: 300, flyAt: 3, side: position.White, material: material(&p)}
+	if b := tr.bonus(&p); b != -300 {
+		t.Errorf("White's opponent flies, White to move: %d, want -300", b)
+	}
+	q := testkit.Position(t, &r, "@*O*****/O***@O@*/******O* b m s 4 0 3 0 0 0 0 0 0 0 0 10 76")
+	if b := tr.bonus(&q); b != 300 {
+		t.Errorf("White's opponent flies, Black to move: %d, want 300", b)
+	}
+	tr.side = position.Black
+	if b := tr.bonus(&p); b != 0 {
+		t.Errorf("the root side flies: %d, want 0", b)
+	}
+	tr.side, tr.flyAt = position.White, 2
+	if b := tr.bonus(&p); b != 0 {
+		t.Errorf("three pieces with flyAt 2: %d, want 0", b)
+	}
+	tr.flyAt = 3
+	w := etcWorker(&r, p)
+	w.params, w.evals = &eval.DefaultParams, new(eval.Cache)
+	plain := w.evaluate(&p)
+	w.trades = tr
+	if v := w.evaluate(&p); v != plain-300 {
+		t.Errorf("evaluate with DrawnFlying %d, without %d: want 300 less", v, plain)
 	}
 }
 

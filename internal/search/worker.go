@@ -338,7 +338,7 @@ func tableScore(e egtb.Entry, ply, draw, budget int) int {
 func (w *worker) evaluate(p *position.Position) int {
 	w.horizon = true
 	v := w.evals.Evaluate(w.params, w.r, p)
-	if w.trades.per != 0 {
+	if w.trades.on() {
 		v += w.trades.bonus(p)
 	}
 	return v

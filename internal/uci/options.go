@@ -177,6 +177,7 @@ func (s *session) engineOptions() []*option {
 		searchSpin("Contempt", -search.MaxContempt, search.MaxContempt, func(o *search.Options) *int { return &o.Contempt }),
 		searchSpin("DrawnContempt", 0, search.MaxContempt, func(o *search.Options) *int { return &o.DrawnContempt }),
 		searchSpin("DrawnTrades", 0, search.MaxContempt, func(o *search.Options) *int { return &o.DrawnTrades }),
+		searchSpin("DrawnFlying", 0, 1000, func(o *search.Options) *int { return &o.DrawnFlying }),
 		searchCheck("UCI_AnalyseMode", func(o *search.Options) *bool { return &o.AnalyseMode }),
 		check("UCI_ShowWDL", false, func(s *session, v bool) { s.showWDL = v }),
 		searchCheck("TableWinningChances", func(o *search.Options) *bool { return &o.TableWinningChances }),
