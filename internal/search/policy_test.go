@@ -207,13 +207,18 @@ func TestTradesBonus(t *testing.T) {
 	if b := tr.bonus(&p); b != -90 {
 		t.Errorf("the root's opponent to move: bonus %d, want -90", b)
 	}
-	w := etcWorker(&r, p)
+	if d := tradesEval(&r, p, tr); d != -90 {
+		t.Errorf("evaluate with the trades: %+d, want -90", d)
+	}
+}
+
+// tradesEval is what the trades tr change in a worker's evaluation of p.
+func tradesEval(r *rules.Rules, p position.Position, tr trades) int {
+	w := etcWorker(r, p)
 	w.params, w.evals = &eval.DefaultParams, new(eval.Cache)
 	plain := w.evaluate(&p)
 	w.trades = tr
-	if v := w.evaluate(&p); v != plain-90 {
-		t.Errorf("evaluate with the trades %d, without %d: want 90 less", v, plain)
-	}
+	return w.evaluate(&p) - plain
 }
 
 // DrawnFlying: where the root side's opponent flies (nothing in hand, at
@@ -240,12 +245,8 @@ func TestTradesFlying(t *testing.T) {
 		t.Errorf("three pieces with flyAt 2: %d, want 0", b)
 	}
 	tr.flyAt = 3
-	w := etcWorker(&r, p)
-	w.params, w.evals = &eval.DefaultParams, new(eval.Cache)
-	plain := w.evaluate(&p)
-	w.trades = tr
-	if v := w.evaluate(&p); v != plain-300 {
-		t.Errorf("evaluate with DrawnFlying %d, without %d: want 300 less", v, plain)
+	if d := tradesEval(&r, p, tr); d != -300 {
+		t.Errorf("evaluate with DrawnFlying: %+d, want -300", d)
 	}
 }
 
