@@ -265,8 +265,7 @@ func rankRoot(t Source, r *rules.Rules, h history, replies bool) ([]RootAction, 
 	}
 	var ml movegen.MoveList
 	movegen.Generate(r, &h.pos, &ml)
-	limit, _ := h.pos.NMoveLimit(r)
-	budget := limit - h.pos.NMoveCounter()
+	budget := h.pos.NMoveBudget(r)
 	out := make([]RootAction, 0, ml.N)
 	for _, m := range ml.Slice() {
 		e, rule, after, ok := actionEntry(t, r, h, m)

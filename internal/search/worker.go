@@ -306,8 +306,7 @@ func (w *worker) probeTables(p *position.Position, ply int) (int, bool) {
 		return 0, false
 	}
 	w.tbHits++
-	limit, _ := p.NMoveLimit(w.r)
-	return tableScore(e, ply, w.draw[p.SideToMove()], limit-p.NMoveCounter()), true // exact: like the end of the game, not a horizon
+	return tableScore(e, ply, w.draw[p.SideToMove()], p.NMoveBudget(w.r)), true // exact: like the end of the game, not a horizon
 }
 
 // tableScore is the search score at ply of a table entry whose position has

@@ -149,8 +149,7 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 		if e, ok := tb.Lookup(r, &g.Pos); ok {
 			// The value the game holds, the N-move rule's say included: a
 			// win whose next removal the rule's count cannot reach is a draw.
-			limit, _ := g.Pos.NMoveLimit(r)
-			v := e.UnderRule(limit - g.Pos.NMoveCounter())
+			v := e.UnderRule(g.Pos.NMoveBudget(r))
 			if g.Pos.SideToMove() == position.Black {
 				v = -v
 			}
