@@ -174,7 +174,8 @@ type Options struct {
 	// against Sanmill C++, it lost 15-21 % of its turns where at least 40 %
 	// of its actions lost and under 1 % where fewer than 20 % did, and the
 	// search alone left it a turn without a trap in 423 of the 973 turns
-	// where it could have set one. 0 is off.
+	// where it could have set one. 0 is off; DefaultFlyingPressure is the
+	// default.
 	FlyingPressure int
 	// PressureDepth, when above 0, has PolicyPressure and FlyingPressure
 	// count only the opponent's replies that lose at least this many plies
@@ -184,7 +185,9 @@ type Options struct {
 	// C++, its losing actions in the moving phase almost all lay beyond 16
 	// plies, and in a second its iterative deepening (from depth 2)
 	// reached depth 11 or so at a 4-against-3 root and 15 at a 3-against-3
-	// one (its debug lines counted). 0 counts every losing reply.
+	// one (its debug lines counted). 0 counts every losing reply;
+	// DefaultPressureDepth is the default, for PolicyPressure too (whose
+	// matches were played with 0).
 	PressureDepth int
 	// LimitStrength and Elo (UCI_LimitStrength, UCI_Elo) make the engine
 	// play at the level whose Elo is nearest (see Levels); SkillLevel
@@ -198,7 +201,8 @@ func DefaultOptions() Options {
 	return Options{Threads: 1, MultiPV: 1, MoveOverhead: 10 * time.Millisecond,
 		SkillLevel: MaxSkillLevel, Algorithm: MTDF, MaxQuiescenceDepth: 2,
 		ModelDepth: DefaultModelDepth, ModelTemperature: DefaultModelTemperature, ModelMinChance: DefaultModelMinChance,
-		PressureShare: DefaultPressureShare, DrawnTrades: DefaultDrawnTrades, Elo: DefaultElo}
+		PressureShare: DefaultPressureShare, DrawnTrades: DefaultDrawnTrades, Elo: DefaultElo,
+		FlyingPressure: DefaultFlyingPressure, PressureDepth: DefaultPressureDepth}
 }
 
 // Info is the progress report of one completed iteration (or a periodic

@@ -25,7 +25,7 @@ import (
 //     opponent has problems to solve. With DrawnTrades (by default) each
 //     piece removed below the root counts for the root's side, so it
 //     prefers lines that trade to lines that block: the blocked draws are
-//     the ones Sanmill C++ did not lose. With FlyingPressure (off by
+//     the ones Sanmill C++ did not lose. With FlyingPressure (1 by
 //     default) it chooses, where a side flies, among the actions that pass
 //     PolicyPressure's filter (with PressureDepth, counting only the losses
 //     far enough away not to be seen).
@@ -127,6 +127,16 @@ const (
 	// seeds where every policy before it won 46–53 (docs/strength.md,
 	// "A deeper model, and trades").
 	DefaultDrawnTrades = 30
+	// DefaultFlyingPressure and DefaultPressureDepth narrow the search's
+	// choice at a drawn root where a side flies to the drawing actions that
+	// leave the opponent at least one reply losing 20 plies or more from the
+	// end, when some do and some do not (Options.FlyingPressure and
+	// PressureDepth): a searcher of a second does not see that far, and
+	// such turns were the ones Sanmill C++ lost. With them millengine won
+	// 66 of 68 drawn openings against Sanmill Rust on two seeds where the
+	// trades alone won 55 (docs/strength.md, "Against a flyer").
+	DefaultFlyingPressure = 1
+	DefaultPressureDepth  = 20
 )
 
 // drawPolicy is the policy a search uses: TableWinningChances is the old

@@ -422,13 +422,14 @@ func TestPolicyModelSeenPositionSetsNoTrap(t *testing.T) {
 // note gives each drawing action's share, as the tables count it, and the
 // action played is one of those that reach it.
 func TestPolicyPressure(t *testing.T) {
-	res, note, drawn := policyRoot(t, PolicyPressure)
+	everyLoss := func(o *Options) { o.PressureDepth = 0 }
+	res, note, drawn := policyRootWith(t, PolicyPressure, everyLoss)
 	tb, g := gameRoot(t, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
 	m := regexp.MustCompile(`^policy search: the search chooses among the (\d+) drawing actions, a removal worth 30$`).FindStringSubmatch(note)
 	if m == nil {
 		t.Fatalf("note %q: want the search's", note)
 	}
-	_, pressure := searchNote(tb, g, func(o *Options) { o.Policy = PolicyPressure }, "policy pressure")
+	_, pressure := searchNote(tb, g, func(o *Options) { o.Policy, o.PressureDepth = PolicyPressure, 0 }, "policy pressure")
 	reach := map[position.Move]bool{}
 	var want strings.Builder
 	want.WriteString("policy pressure: share of losing replies")
@@ -474,7 +475,7 @@ func TestFlyingPressure(t *testing.T) {
 	}
 	const want = "flying: policy pressure: share of losing replies d6-b6 0.33 a4-a1 0.00 a4-a7 0.00 d6-d7 0.00 d6-f6 0.00 e4-e3 0.00 e4-e5 0.00 e4-f4 0.00; the search chooses among the 1 of 8 that reach 30 %"
 	for _, share := range []int{30, 0} {
-		res, note := searchNote(tb, g, func(o *Options) { o.FlyingPressure = share }, "flying")
+		res, note := searchNote(tb, g, func(o *Options) { o.FlyingPressure, o.PressureDepth = share, 0 }, "flying")
 		switch {
 		case share > 0 && (note != want || res.BestMove.String() != "d6-b6"):
 			t.Errorf("FlyingPressure %d: note %q, played %s\nwant %q and d6-b6", share, note, res.BestMove, want)
@@ -494,6 +495,8 @@ func TestFlyingPressure(t *testing.T) {
 // leave Black 48 losing replies of 51, every one of them a mill at once
 // (2 plies): FlyingPressure 40 keeps those two. Counting only the losses at
 // least 6 plies away, b2-b4 alone leaves one, and FlyingPressure 1 keeps it.
+// The engine's defaults (FlyingPressure 1, PressureDepth 20) keep it too:
+// that reply loses more than 20 plies from the end.
 func TestPressureDepth(t *testing.T) {
 	tb, g := gameRoot(t, "*O*O**@@/*****O**/***@O*** w m s 4 0 3 0 0 0 0 0 0 0 0 10 76")
 	for _, c := range []struct {
@@ -507,5 +510,9 @@ func TestPressureDepth(t *testing.T) {
 		if note != c.want || res.BestMove.String() != c.move {
 			t.Errorf("FlyingPressure %d, PressureDepth %d: note %q, played %s\nwant %q and %s", c.share, c.depth, note, res.BestMove, c.want, c.move)
 		}
+	}
+	const want = "flying: policy pressure: share of losing replies at least 20 plies from the end b2-d2 0.00 e3-d3 0.00 b2-b4 0.02 d1-d2 0.00 e3-e4 0.00 e5-e4 0.00; the search chooses among the 1 of 6 that reach 1 %"
+	if res, note := searchNote(tb, g, func(*Options) {}, "flying"); note != want || res.BestMove.String() != "b2-b4" {
+		t.Errorf("the defaults: note %q, played %s\nwant %q and b2-b4", note, res.BestMove, want)
 	}
 }
