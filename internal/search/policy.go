@@ -134,7 +134,8 @@ const (
 	// PressureDepth): a searcher of a second does not see that far, and
 	// such turns were the ones Sanmill C++ lost. With them millengine won
 	// 66 of 68 drawn openings against Sanmill Rust on two seeds where the
-	// trades alone won 55 (docs/strength.md, "Against a flyer").
+	// trades alone won 55, and against Sanmill C++ 93 of 106 on three
+	// seeds, the trades 92 (docs/strength.md, "Against a flyer").
 	DefaultFlyingPressure = 1
 	DefaultPressureDepth  = 20
 )

@@ -420,10 +420,10 @@ func TestPolicyModelSeenPositionSetsNoTrap(t *testing.T) {
 // The pressure policy lets the search choose among the drawing actions that
 // leave the opponent at least PressureShare percent of losing replies: the
 // note gives each drawing action's share, as the tables count it, and the
-// action played is one of those that reach it.
+// action played is one of those that reach it. PressureDepth 0: every
+// losing reply counts.
 func TestPolicyPressure(t *testing.T) {
-	everyLoss := func(o *Options) { o.PressureDepth = 0 }
-	res, note, drawn := policyRootWith(t, PolicyPressure, everyLoss)
+	res, note, drawn := policyRootWith(t, PolicyPressure, func(o *Options) { o.PressureDepth = 0 })
 	tb, g := gameRoot(t, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
 	m := regexp.MustCompile(`^policy search: the search chooses among the (\d+) drawing actions, a removal worth 30$`).FindStringSubmatch(note)
 	if m == nil {
@@ -496,7 +496,7 @@ func TestFlyingPressure(t *testing.T) {
 // (2 plies): FlyingPressure 40 keeps those two. Counting only the losses at
 // least 6 plies away, b2-b4 alone leaves one, and FlyingPressure 1 keeps it.
 // The engine's defaults (FlyingPressure 1, PressureDepth 20) keep it too:
-// that reply loses more than 20 plies from the end.
+// that reply loses at least 20 plies from the end.
 func TestPressureDepth(t *testing.T) {
 	tb, g := gameRoot(t, "*O*O**@@/*****O**/***@O*** w m s 4 0 3 0 0 0 0 0 0 0 0 10 76")
 	for _, c := range []struct {
