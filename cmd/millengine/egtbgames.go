@@ -17,7 +17,9 @@ func egtbGames(e *env, args []string) int {
 			"value for White at the first position the tables know (the end of placing, or later when\n"+
 			"placing ends in a sector not built) and each action\n"+
 			"that changed the value by the tables (a win given away, a draw lost), with its ply; values\n"+
-			"are under the N-move rule (a win whose next removal the rule's count cannot reach is a draw); then\n"+
+			"are under the N-move rule (a win whose next removal the rule's count cannot reach is a draw;\n"+
+			"the placing tables hold no distance, so the rule is read from the moving phase on, and a win\n"+
+			"it turns into a draw there is said, counted as a draw and charged to no action); then\n"+
 			"per engine: games lost from a position the tables call a draw or a win for it, games won\n"+
 			"from a drawn position (the opponent erred), and where the tables did not reach; the drawn\n"+
 			"games whose placing kept the draw, with a removal while placing or none, and how many it\n"+

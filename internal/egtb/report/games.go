@@ -107,7 +107,8 @@ type gameAnalysis struct {
 	known   bool      // the game reached a table position after its opening
 	ply     int       // of the first table position after the opening (plies from the start of the record)
 	placing int       // plies when placing ended (-1: it did not)
-	start   wdl.Value // its value for White
+	first   wdl.Value // its value for White there
+	start   wdl.Value // the value for White the tallies count from: first, or the N-move rule's reading of it (see change)
 	changes []string  // the actions that changed the value, "ply 37 black d6-d5: draw → loss"
 	changed [2]int    // how many of them each colour played
 	// firstChange is the ply of the first action that changed the value
@@ -158,18 +159,9 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 				// The opening's actions (a match's random or book
 				// opening) are neither engine's.
 			case !a.known:
-				a.known, a.ply, a.start = true, i, v
+				a.known, a.ply, a.first, a.start = true, i, v, v
 			case prevKnown && v != prev:
-				mover := movers[i-1]
-				sign := wdl.Win
-				if mover == position.Black {
-					sign = wdl.Loss
-				}
-				a.changes = append(a.changes, fmt.Sprintf("ply %d %s %s: %s → %s", i, colourName(mover), tokens[i-1], sign*prev, sign*v))
-				a.changed[mover]++
-				if a.firstChange < 0 {
-					a.firstChange = i
-				}
+				a.change(i, movers[i-1], tokens[i-1], prev, v)
 			}
 			prev, prevKnown = v, true
 		} else {
@@ -196,6 +188,34 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 	return a, nil
 }
 
+// change records that the value the game holds (White's) went from prev to
+// v across mover's action token, the game's ply i. An action can only keep
+// or worsen its mover's value; one that seems to better it does not: the
+// tables read the N-move rule only where they hold a distance, from the
+// moving phase on (a placing position's win is one without the rule), so
+// the game held v already where the rule first had its say (a win beyond
+// the N-move rule when placing ended). That is said in the game's line but
+// counted as no action's change, and the start value, if no action changed
+// it before, is v: no engine gave away a win the rule never let it have.
+func (a *gameAnalysis) change(i int, mover position.Color, token string, prev, v wdl.Value) {
+	sign := wdl.Win
+	if mover == position.Black {
+		sign = wdl.Loss
+	}
+	if sign*v > sign*prev {
+		a.changes = append(a.changes, fmt.Sprintf("ply %d: White %s → %s by the N-move rule, read from here on", i, prev, v))
+		if a.firstChange < 0 {
+			a.start = v
+		}
+		return
+	}
+	a.changes = append(a.changes, fmt.Sprintf("ply %d %s %s: %s → %s", i, colourName(mover), token, sign*prev, sign*v))
+	a.changed[mover]++
+	if a.firstChange < 0 {
+		a.firstChange = i
+	}
+}
+
 func colourName(c position.Color) string {
 	if c == position.Black {
 		return "black"
@@ -212,9 +232,9 @@ func (a *gameAnalysis) line(rec match.GameRecord) string {
 		return s + " never in the tables"
 	}
 	if a.ply == a.placing {
-		s += fmt.Sprintf(" placing ended at ply %d, White %s", a.ply, a.start)
+		s += fmt.Sprintf(" placing ended at ply %d, White %s", a.ply, a.first)
 	} else {
-		s += fmt.Sprintf(" first in the tables at ply %d (placing ended at ply %d), White %s", a.ply, a.placing, a.start)
+		s += fmt.Sprintf(" first in the tables at ply %d (placing ended at ply %d), White %s", a.ply, a.placing, a.first)
 	}
 	if len(a.changes) > 0 {
 		s += "; " + strings.Join(a.changes, "; ")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/millengine/millengine/internal/egtb/egtbtest"
 	"github.com/millengine/millengine/internal/match"
+	"github.com/millengine/millengine/internal/position"
 	"github.com/millengine/millengine/internal/wdl"
 )
 
@@ -55,7 +56,7 @@ func TestEGTBGamesAnalysis(t *testing.T) {
 // later: the line says both plies, not "placing ended" at the later one.
 func TestEGTBGamesLineFirstKnownLater(t *testing.T) {
 	rec := match.GameRecord{Game: 10, White: "A", Black: "B", Result: "1-0", Reason: "no legal move"}
-	a := &gameAnalysis{known: true, ply: 36, placing: 19, start: 1}
+	a := &gameAnalysis{known: true, ply: 36, placing: 19, first: 1, start: 1}
 	if got, want := a.line(rec), "game 10 A vs B 1-0 (no legal move): first in the tables at ply 36 (placing ended at ply 19), White win"; got != want {
 		t.Fatalf("line %q\nwant %q", got, want)
 	}
@@ -154,6 +155,34 @@ func TestEGTBGamesWinBeyondTheRule(t *testing.T) {
 	}
 	if a.start != wdl.Win {
 		t.Errorf("98 plies without a removal: White %v, want win", a.start)
+	}
+}
+
+// The placing tables hold no distance, so the N-move rule is read from the
+// moving phase on: a placing win that is beyond the rule when placing ends
+// (games 203–204 of the 400-game matches, "win 51 (dtz)") turns into a draw
+// across the last placement, which seems to better its mover's value. That
+// is said but charged to no action, and the game counts as drawn: the side
+// that drew it gave no win away. An action that worsens its mover's value
+// is charged to it. (No removal while placing here: a blocked draw kept.)
+func TestEGTBGamesRuleReadAtPlacingsEnd(t *testing.T) {
+	rec := match.GameRecord{Game: 204, White: "A", Black: "B", Variant: "nine-mens-morris", Result: "1/2-1/2", Reason: "N-move rule"}
+	a := &gameAnalysis{engines: [2]string{"A", "B"}, known: true, ply: 4, placing: 19, first: wdl.Win, start: wdl.Win, firstChange: -1}
+	a.change(19, position.Black, "e4", wdl.Win, wdl.Draw)
+	if got, want := a.line(rec), "game 204 A vs B 1/2-1/2 (N-move rule): first in the tables at ply 4 (placing ended at ply 19), White win; ply 19: White win → draw by the N-move rule, read from here on"; got != want {
+		t.Errorf("line %q\nwant %q", got, want)
+	}
+	sum := tallies(a, rec)
+	if got := *sum["A"]; got != (gamesTally{games: 1, startDraw: 1, keptBlocked: 1}) {
+		t.Errorf("A: %+v, want a drawn game and no win given away", got)
+	}
+	if got := *sum["B"]; got != (gamesTally{games: 1, startDraw: 1, keptBlocked: 1}) {
+		t.Errorf("B: %+v, want a drawn game and no change", got)
+	}
+	// Black's next action loses the draw: its change.
+	a.change(31, position.Black, "d6-d5", wdl.Draw, wdl.Win)
+	if a.changed != [2]int{0, 1} || a.firstChange != 31 || a.start != wdl.Draw || a.changes[1] != "ply 31 black d6-d5: draw → loss" {
+		t.Errorf("changed %v, first change %d, start %v, changes %q", a.changed, a.firstChange, a.start, a.changes)
 	}
 }
 
