@@ -150,10 +150,7 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 		if e, ok := tb.Lookup(r, &g.Pos); ok {
 			// The value the game holds, the N-move rule's say included: a
 			// win whose next removal the rule's count cannot reach is a draw.
-			v := e.UnderRule(g.Pos.NMoveBudget(r))
-			if g.Pos.SideToMove() == position.Black {
-				v = -v
-			}
+			v := forWhite(g.Pos.SideToMove()) * e.UnderRule(g.Pos.NMoveBudget(r))
 			switch {
 			case i < len(rec.Opening):
 				// The opening's actions (a match's random or book
@@ -198,10 +195,7 @@ func analyseGame(tables *tableCache, rec match.GameRecord) (*gameAnalysis, error
 // counted as no action's change, and the start value, if no action changed
 // it before, is v: no engine gave away a win the rule never let it have.
 func (a *gameAnalysis) change(i int, mover position.Color, token string, prev, v wdl.Value) {
-	sign := wdl.Win
-	if mover == position.Black {
-		sign = wdl.Loss
-	}
+	sign := forWhite(mover)
 	if sign*v > sign*prev {
 		a.changes = append(a.changes, fmt.Sprintf("ply %d: White %s → %s by the N-move rule, read from here on", i, prev, v))
 		if a.firstChange < 0 {
@@ -214,6 +208,15 @@ func (a *gameAnalysis) change(i int, mover position.Color, token string, prev, v
 	if a.firstChange < 0 {
 		a.firstChange = i
 	}
+}
+
+// forWhite is the factor that turns a value for c into one for White, and
+// back: Win (1) for White, Loss (-1) for Black.
+func forWhite(c position.Color) wdl.Value {
+	if c == position.Black {
+		return wdl.Loss
+	}
+	return wdl.Win
 }
 
 func colourName(c position.Color) string {
@@ -265,10 +268,7 @@ func (a *gameAnalysis) count(rec match.GameRecord, tally func(string) *gamesTall
 		t := tally(name)
 		t.games++
 		t.changes += a.changed[c]
-		sign := wdl.Win
-		if c == 1 {
-			sign = wdl.Loss
-		}
+		sign := forWhite(position.Color(c))
 		if !a.known {
 			t.unknown++
 			continue
