@@ -72,9 +72,10 @@ type searchRun struct {
 // trades is what a search at a drawn root adds to its evaluation for each
 // piece removed below the root (Options.DrawnTrades): per, for side, counted
 // from material, the pieces on the board and in hand at the root; and what
-// it takes away where side's opponent flies (Options.DrawnFlying): fly,
-// where the opponent has nothing in hand and at most flyAt pieces. per and
-// fly 0 are off. The table keeps its scores from one search to the next, as
+// it takes away where side's opponent flies and side does not
+// (Options.DrawnFlying): fly, where the opponent has nothing in hand and at
+// most flyAt pieces and side has more or some in hand. per and fly 0 are
+// off. The table keeps its scores from one search to the next, as
 // with Contempt: after a removal between two searches a stored score counts
 // the trades from the earlier root, off by per for each piece removed
 // since; each search overwrites what it visits.
@@ -84,6 +85,28 @@ type trades struct {
 	flyAt    int
 	side     position.Color
 	material int
+}
+
+// flyingBudget is the N-move rule's count, in plies left at a drawn root,
+// below which DrawnFlying is off (see newRun).
+const flyingBudget = 30
+
+// flyingCost is DrawnFlying's cost at the drawn root g and the pieces at
+// which a side flies; 0 where it is off: under rules without flying, and
+// within flyingBudget plies of the N-move rule's end, where a removal that
+// lets the opponent fly gives the game another count of the rule and
+// keeping it on the ground would only draw it.
+func flyingCost(o *Options, g *position.Game) (fly, flyAt int) {
+	if o.DrawnFlying <= 0 || !g.Rules.MayFly || g.Pos.NMoveBudget(&g.Rules) < flyingBudget {
+		return 0, 0
+	}
+	return o.DrawnFlying, g.Rules.FlyPieceCount
+}
+
+// flies says whether c flies in p as the trades count it: nothing in hand
+// and at most flyAt pieces.
+func (t *trades) flies(p *position.Position, c position.Color) bool {
+	return p.InHand(c) == 0 && p.OnBoard(c) <= t.flyAt
 }
 
 // on says whether the trades change the evaluation.
@@ -99,7 +122,7 @@ func material(p *position.Position) int {
 // its side to move.
 func (t *trades) bonus(p *position.Position) int {
 	b := t.per * (t.material - material(p))
-	if opp := t.side ^ 1; t.fly != 0 && p.InHand(opp) == 0 && p.OnBoard(opp) <= t.flyAt {
+	if t.fly != 0 && t.flies(p, t.side^1) && !t.flies(p, t.side) {
 		b -= t.fly
 	}
 	if p.SideToMove() != t.side {
@@ -520,11 +543,7 @@ func (e *Engine) newRun(g *position.Game, lim Limits, report func(Info), nMoves 
 	if drawnRoot && !s.opts.AnalyseMode && !lim.Infinite {
 		us := g.Pos.SideToMove()
 		t := trades{per: s.opts.DrawnTrades, side: us, material: material(&g.Pos)}
-		// Where the opponent flies already, the cost would be the same in
-		// every line: none.
-		if s.opts.DrawnFlying > 0 && g.Rules.MayFly && !g.Pos.CanFly(&g.Rules, us^1) {
-			t.fly, t.flyAt = s.opts.DrawnFlying, g.Rules.FlyPieceCount
-		}
+		t.fly, t.flyAt = flyingCost(&s.opts, g)
 		if t.on() {
 			s.trades = t
 		}

@@ -222,9 +222,9 @@ func tradesEval(r *rules.Rules, p position.Position, tr trades) int {
 }
 
 // DrawnFlying: where the root side's opponent flies (nothing in hand, at
-// most flyAt pieces) the root side loses fly, and its opponent to move
-// gains as much; where it does not, or it is the root side that flies,
-// nothing changes. The worker adds it where the trades are off.
+// most flyAt pieces) and the root side does not, the root side loses fly,
+// and its opponent to move gains as much; where the opponent does not fly,
+// or both do, nothing changes. The worker adds it where the trades are off.
 func TestTradesFlying(t *testing.T) {
 	r := testkit.Rules(t, "nine-mens-morris")
 	p := testkit.Position(t, &r, "@*O*****/O***@O@*/******O* w m s 4 0 3 0 0 0 0 0 0 0 0 10 76") // Black flies
@@ -247,6 +247,41 @@ func TestTradesFlying(t *testing.T) {
 	tr.flyAt = 3
 	if d := tradesEval(&r, p, tr); d != -300 {
 		t.Errorf("evaluate with DrawnFlying: %+d, want -300", d)
+	}
+	both := testkit.Position(t, &r, "@*O*****/O***@*@*/******O* w m s 3 0 3 0 0 0 0 0 0 0 0 10 76")
+	if b := tr.bonus(&both); b != 0 {
+		t.Errorf("both fly: %d, want 0", b)
+	}
+}
+
+// DrawnFlying is on at a drawn root until the N-move rule has fewer than
+// flyingBudget plies left, and off under rules without flying.
+func TestFlyingCost(t *testing.T) {
+	r := testkit.Rules(t, "nine-mens-morris")
+	o := DefaultOptions()
+	o.DrawnFlying = 300
+	for _, c := range []struct {
+		fen     string
+		fly, at int
+	}{
+		{"@*O*****/O***@O@*/******O@ w m s 4 0 4 0 0 0 0 0 0 0 0 70 76", 300, 3},
+		{"@*O*****/O***@O@*/******O@ w m s 4 0 4 0 0 0 0 0 0 0 0 71 76", 0, 0},
+		{"@*O*****/O***@O@*/******O@ w m s 4 0 4 0 0 0 0 0 0 0 0 99 76", 0, 0},
+	} {
+		g := position.NewGame(r, testkit.Position(t, &r, c.fen))
+		if fly, at := flyingCost(&o, g); fly != c.fly || at != c.at {
+			t.Errorf("%s (budget %d): %d at %d, want %d at %d", c.fen, g.Pos.NMoveBudget(&r), fly, at, c.fly, c.at)
+		}
+	}
+	g := position.NewGame(r, testkit.Position(t, &r, "@*O*****/O***@O@*/******O@ w m s 4 0 4 0 0 0 0 0 0 0 0 10 76"))
+	g.Rules.MayFly = false
+	if fly, _ := flyingCost(&o, g); fly != 0 {
+		t.Errorf("without flying: %d, want 0", fly)
+	}
+	o.DrawnFlying = 0
+	g.Rules.MayFly = true
+	if fly, _ := flyingCost(&o, g); fly != 0 {
+		t.Errorf("DrawnFlying 0: %d, want 0", fly)
 	}
 }
 
