@@ -13,7 +13,9 @@
 // that lost (WinningPolicy pressure's measure); in the turns where a side
 // flies (one side, or both), the same by distance, and the turns by how many of its losing
 // actions lay at least --deep plies from the end (the traps beyond a
-// searcher's horizon); and per phase, how the
+// searcher's horizon), and by who flies and the pieces on the board (all
+// its turns at drawn positions there, with a losing action or not: which
+// flying endgame to steer a drawn game into); and per phase, how the
 // chance one model (--calibrate-depth, --calibrate-temp) gave a losing action
 // compares with how often the opponent played one.
 //
@@ -48,7 +50,18 @@ type decision struct {
 	plies   map[position.Move]int // a losing action's plies to the end (moving phase)
 	actions int                   // all its actions, losing or not
 	flyers  int                   // the sides that fly (down to three pieces, nothing in hand): 0, 1 or 2
+	fly     flyKey                // where a side flies: which, and the pieces on the board
 }
+
+// flyKey sorts the turns where a side flies: which side flies (the
+// opponent, the other engine, both) and the pieces each has on the board.
+type flyKey struct {
+	who        int // 1 the opponent flies, 2 the other engine, 3 both
+	opp, other int
+}
+
+// flyWho names flyKey.who.
+var flyWho = [4]string{"", "opponent", "other", "both"}
 
 func main() {
 	fs := pflag.NewFlagSet("oppmodel", pflag.ExitOnError)
@@ -67,13 +80,14 @@ func main() {
 	}
 	e := search.New(64)
 	var ds []decision
+	drawn := map[flyKey]int{}
 	for _, path := range fs.Args() {
 		recs, err := match.ReadRecordFile(path)
 		if err != nil {
 			fail(err)
 		}
 		for _, rec := range recs {
-			ds = append(ds, decisions(e, tb, rec, *opp, *depths)...)
+			ds = append(ds, decisions(e, tb, rec, *opp, *depths, drawn)...)
 		}
 	}
 	fmt.Printf("%d decisions of %s in drawn positions with a losing action; %d of them lost\n", len(ds), *opp, countLost(ds))
@@ -92,6 +106,7 @@ func main() {
 	}
 	phases(ds)
 	flyingTurns(ds, *deep)
+	flyingMaterial(ds, drawn, *deep)
 	// Calibration of one model: the chance it gave against what happened,
 	// by bins, per phase.
 	d, t := *calDepth, float64(*calTemp)
@@ -145,7 +160,10 @@ func phaseName(placing bool) string {
 }
 
 // decisions replays rec and collects the opponent's decisions.
-func decisions(e *search.Engine, tb *egtb.Tables, rec match.GameRecord, opp string, depths []int) []decision {
+//
+// drawn counts by flyKey every turn of the opponent's at a drawn position
+// of the moving phase where a side flies, with or without a losing action.
+func decisions(e *search.Engine, tb *egtb.Tables, rec match.GameRecord, opp string, depths []int, drawn map[flyKey]int) []decision {
 	preset, ok := rules.PresetByName(rec.Variant)
 	if !ok {
 		return nil
@@ -177,7 +195,10 @@ func decisions(e *search.Engine, tb *egtb.Tables, rec match.GameRecord, opp stri
 			if acts, ok := tb.RankRoot(g); ok && acts[0].Entry.Value.IsDraw() {
 				d := decision{scores: map[int]map[position.Move]int{}, losing: map[position.Move]bool{}, played: m,
 					placing: acts[0].Entry.ResultOnly, plies: map[position.Move]int{}, actions: len(acts),
-					flyers: flyers(&g.Pos, &g.Rules)}
+					flyers: flyers(&g.Pos, &g.Rules), fly: flyKeyOf(g, oppColour)}
+				if !d.placing && d.fly.who != 0 {
+					drawn[d.fly]++
+				}
 				for _, a := range acts {
 					if a.Entry.Value.IsLoss() {
 						d.losing[a.Move] = true
@@ -235,6 +256,19 @@ const (
 	distStep = 4
 	distLast = 40
 )
+
+// flyKeyOf sorts g's position by who flies, from the side of opp, the
+// opponent; who is 0 where no side flies.
+func flyKeyOf(g *position.Game, opp position.Color) flyKey {
+	k := flyKey{opp: g.Pos.OnBoard(opp), other: g.Pos.OnBoard(opp ^ 1)}
+	if g.Pos.CanFly(&g.Rules, opp) {
+		k.who |= 1
+	}
+	if g.Pos.CanFly(&g.Rules, opp^1) {
+		k.who |= 2
+	}
+	return k
+}
 
 // flyers counts the sides of p that fly.
 func flyers(p *position.Position, r *rules.Rules) int {
@@ -337,6 +371,68 @@ func flyingTurns(ds []decision, deep int) {
 		fmt.Printf("\n%s flying: turns by losing actions at least %d plies from the end\n%8s %8s %8s %10s\n",
 			[]string{"", "one side", "both sides"}[fl], deep, "deep", "turns", "lost", "lost deep")
 		printDeepBins(turns, lost, lostDeep)
+	}
+}
+
+// materialRow is one row of flyingMaterial: the opponent's turns at drawn
+// positions where a side flies with one flyKey, those of them with a
+// losing action, those with one at least deep plies from the end, and how
+// many it lost.
+type materialRow struct {
+	key                       flyKey
+	turns, losing, deep, lost int
+}
+
+// materialRows counts the rows of flyingMaterial from the decisions (the
+// turns with a losing action) and drawn (all the turns), sorted by who
+// flies, then the opponent's pieces, then the other's.
+func materialRows(ds []decision, drawn map[flyKey]int, deep int) []materialRow {
+	rows := map[flyKey]*materialRow{}
+	for k, n := range drawn {
+		rows[k] = &materialRow{key: k, turns: n}
+	}
+	for _, d := range ds {
+		r := rows[d.fly]
+		if d.placing || d.fly.who == 0 || r == nil {
+			continue
+		}
+		r.losing++
+		for m := range d.losing {
+			if d.plies[m] >= deep {
+				r.deep++
+				break
+			}
+		}
+		if d.losing[d.played] {
+			r.lost++
+		}
+	}
+	out := make([]materialRow, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b materialRow) int {
+		if a.key.who != b.key.who {
+			return a.key.who - b.key.who
+		}
+		if a.key.opp != b.key.opp {
+			return a.key.opp - b.key.opp
+		}
+		return a.key.other - b.key.other
+	})
+	return out
+}
+
+// flyingMaterial prints the opponent's turns at drawn positions where a
+// side flies by who flies and the pieces on the board: all of them, those
+// with a losing action, those with one at least deep plies from the end,
+// how many it lost, and the share of all it lost. Which endgame to steer a
+// drawn game into is read here (DrawnFlying).
+func flyingMaterial(ds []decision, drawn map[flyKey]int, deep int) {
+	fmt.Printf("\nflying turns by who flies and the pieces (the opponent's v the other's)\n%9s %6s %8s %8s %8s %8s %8s\n",
+		"flies", "pieces", "turns", "losing", "deep", "lost", "rate")
+	for _, r := range materialRows(ds, drawn, deep) {
+		fmt.Printf("%9s %3dv%-2d %8d %8d %8d %8d %8.4f\n", flyWho[r.key.who], r.key.opp, r.key.other, r.turns, r.losing, r.deep, r.lost, float64(r.lost)/float64(r.turns))
 	}
 }
 

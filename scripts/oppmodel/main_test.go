@@ -121,3 +121,26 @@ func TestFlyingBins(t *testing.T) {
 		t.Errorf("both flying: turns %v, want none", turns)
 	}
 }
+
+// The flying turns by material: every drawn turn is counted, the decisions
+// (turns with a losing action) add their losing, deep and lost counts to
+// their row; placing decisions and turns where no side flies are left out.
+func TestMaterialRows(t *testing.T) {
+	a, b := position.MakeSlide(0, 1), position.MakeSlide(2, 3)
+	ground := flyKey{who: 2, opp: 4, other: 3}
+	both := flyKey{who: 3, opp: 3, other: 3}
+	drawn := map[flyKey]int{both: 5, ground: 7}
+	ds := []decision{
+		{fly: ground, losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 25}, played: a},
+		{fly: ground, losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 3, b: 21}, played: a},
+		{fly: ground, losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 3}, played: b},
+		{fly: both, losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 9}, played: b},
+		{fly: both, losing: map[position.Move]bool{a: true}, placing: true, played: a},
+		{losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 30}, played: a},
+	}
+	got := materialRows(ds, drawn, 20)
+	want := []materialRow{{key: ground, turns: 7, losing: 3, deep: 2, lost: 2}, {key: both, turns: 5, losing: 1}}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows %+v, want %+v", got, want)
+	}
+}
