@@ -88,7 +88,7 @@ type trades struct {
 }
 
 // flyingBudget is the N-move rule's count, in plies left at a drawn root,
-// below which DrawnFlying is off (see newRun).
+// below which DrawnFlying is off (see flyingCost).
 const flyingBudget = 30
 
 // flyingCost is DrawnFlying's cost at the drawn root g and the pieces at
