@@ -25,6 +25,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"slices"
 	"strings"
@@ -49,9 +50,11 @@ type decision struct {
 	placing bool                  // a placing position: the tables hold results only
 	plies   map[position.Move]int // a losing action's plies to the end (moving phase)
 	actions int                   // all its actions, losing or not
-	flyers  int                   // the sides that fly (down to three pieces, nothing in hand): 0, 1 or 2
-	fly     flyKey                // where a side flies: which, and the pieces on the board
+	fly     flyKey                // where a side flies (down to three pieces, nothing in hand): which, and the pieces on the board
 }
+
+// flyers is how many sides fly at d: 0, 1 or 2.
+func (d *decision) flyers() int { return bits.OnesCount(uint(d.fly.who)) }
 
 // flyKey sorts the turns where a side flies: which side flies (the
 // opponent, the other engine, both) and the pieces each has on the board.
@@ -195,7 +198,7 @@ func decisions(e *search.Engine, tb *egtb.Tables, rec match.GameRecord, opp stri
 			if acts, ok := tb.RankRoot(g); ok && acts[0].Entry.Value.IsDraw() {
 				d := decision{scores: map[int]map[position.Move]int{}, losing: map[position.Move]bool{}, played: m,
 					placing: acts[0].Entry.ResultOnly, plies: map[position.Move]int{}, actions: len(acts),
-					flyers: flyers(&g.Pos, &g.Rules), fly: flyKeyOf(g, oppColour)}
+					fly: flyKeyOf(g, oppColour)}
 				if !d.placing && d.fly.who != 0 {
 					drawn[d.fly]++
 				}
@@ -270,24 +273,13 @@ func flyKeyOf(g *position.Game, opp position.Color) flyKey {
 	return k
 }
 
-// flyers counts the sides of p that fly.
-func flyers(p *position.Position, r *rules.Rules) int {
-	n := 0
-	for _, c := range []position.Color{position.White, position.Black} {
-		if p.CanFly(r, c) {
-			n++
-		}
-	}
-	return n
-}
-
 // distanceBins counts the losing actions of the moving phase's decisions by
 // their distance to the end; with flyers above 0, of the turns where that
 // many sides fly.
 func distanceBins(ds []decision, flyers int) []distBin {
 	out := make([]distBin, distLast/distStep+1)
 	for _, d := range ds {
-		if d.placing || flyers > 0 && d.flyers != flyers {
+		if d.placing || flyers > 0 && d.flyers() != flyers {
 			continue
 		}
 		for m := range d.losing {
@@ -340,7 +332,7 @@ var deepBins = []int{0, 1, 2, 3, 7, math.MaxInt}
 func flyingBins(ds []decision, flyers, deep int) (turns, lost, lostDeep []int) {
 	turns, lost, lostDeep = make([]int, len(deepBins)), make([]int, len(deepBins)), make([]int, len(deepBins))
 	for _, d := range ds {
-		if d.placing || d.flyers != flyers {
+		if d.placing || d.flyers() != flyers {
 			continue
 		}
 		n := 0

@@ -98,11 +98,11 @@ func TestCalibrate(t *testing.T) {
 func TestFlyingBins(t *testing.T) {
 	a, b, c := position.MakeSlide(0, 1), position.MakeSlide(0, 7), position.MakeSlide(2, 3)
 	ds := []decision{
-		{flyers: 1, losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 3, b: 9}, played: a},
-		{flyers: 1, losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 8, b: 9}, played: b},
-		{flyers: 1, losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 2}, played: c},
+		{fly: flyKey{who: 1}, losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 3, b: 9}, played: a},
+		{fly: flyKey{who: 1}, losing: map[position.Move]bool{a: true, b: true}, plies: map[position.Move]int{a: 8, b: 9}, played: b},
+		{fly: flyKey{who: 1}, losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 2}, played: c},
 		{losing: map[position.Move]bool{a: true}, plies: map[position.Move]int{a: 20}, played: a},
-		{flyers: 1, placing: true, losing: map[position.Move]bool{a: true}, played: a},
+		{fly: flyKey{who: 1}, placing: true, losing: map[position.Move]bool{a: true}, played: a},
 	}
 	turns, lost, deep := flyingBins(ds, 1, 8)
 	if want := []int{1, 1, 1, 0, 0, 0}; !slices.Equal(turns, want) {
