@@ -56,6 +56,18 @@ type decision struct {
 // flyers is how many sides fly at d: 0, 1 or 2.
 func (d *decision) flyers() int { return bits.OnesCount(uint(d.fly.who)) }
 
+// deepLosing is how many of d's losing actions lose at least deep plies
+// from the end.
+func (d *decision) deepLosing(deep int) int {
+	n := 0
+	for m := range d.losing {
+		if d.plies[m] >= deep {
+			n++
+		}
+	}
+	return n
+}
+
 // flyKey sorts the turns where a side flies: which side flies (the
 // opponent, the other engine, both) and the pieces each has on the board.
 type flyKey struct {
@@ -335,12 +347,7 @@ func flyingBins(ds []decision, flyers, deep int) (turns, lost, lostDeep []int) {
 		if d.placing || d.flyers() != flyers {
 			continue
 		}
-		n := 0
-		for m := range d.losing {
-			if d.plies[m] >= deep {
-				n++
-			}
-		}
+		n := d.deepLosing(deep)
 		k := 0
 		for n > deepBins[k] {
 			k++
@@ -385,15 +392,12 @@ func materialRows(ds []decision, drawn map[flyKey]int, deep int) []materialRow {
 	}
 	for _, d := range ds {
 		r := rows[d.fly]
-		if d.placing || d.fly.who == 0 || r == nil {
+		if d.placing || r == nil { // drawn holds no key where nobody flies
 			continue
 		}
 		r.losing++
-		for m := range d.losing {
-			if d.plies[m] >= deep {
-				r.deep++
-				break
-			}
+		if d.deepLosing(deep) > 0 {
+			r.deep++
 		}
 		if d.losing[d.played] {
 			r.lost++
