@@ -140,7 +140,8 @@ type Options struct {
 	// Sanmill C++ it lost 1 % of its turns at drawn 4-against-3 positions
 	// as the flyer, 5.5 % on the ground against millengine's flying three,
 	// 23 % with both flying. Within 30 plies of the N-move rule's end the
-	// cost is off: a removal restarts the rule's count. 0 is off.
+	// cost is off: a removal restarts the rule's count. 0 is off;
+	// DefaultDrawnFlying is the default.
 	DrawnFlying int
 	// AnalyseMode scores every draw as a draw (no Contempt): the scores
 	// shown are the position's own, not the engine's preference as a player.
@@ -206,7 +207,7 @@ func DefaultOptions() Options {
 		SkillLevel: MaxSkillLevel, Algorithm: MTDF, MaxQuiescenceDepth: 2,
 		ModelDepth: DefaultModelDepth, ModelTemperature: DefaultModelTemperature, ModelMinChance: DefaultModelMinChance,
 		PressureShare: DefaultPressureShare, DrawnTrades: DefaultDrawnTrades, Elo: DefaultElo,
-		FlyingPressure: DefaultFlyingPressure, PressureDepth: DefaultPressureDepth}
+		FlyingPressure: DefaultFlyingPressure, PressureDepth: DefaultPressureDepth, DrawnFlying: DefaultDrawnFlying}
 }
 
 // Info is the progress report of one completed iteration (or a periodic

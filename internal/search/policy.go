@@ -138,6 +138,12 @@ const (
 	// seeds, the trades 92 (docs/strength.md, "Against a flyer").
 	DefaultFlyingPressure = 1
 	DefaultPressureDepth  = 20
+	// DefaultDrawnFlying is what it costs the root's side, at a drawn
+	// root, that its opponent flies while it does not (Options.DrawnFlying).
+	// With it millengine won 167 of 174 drawn openings over five matches
+	// against Sanmill C++ and Rust where the defaults before it won 159,
+	// losing none (docs/strength.md, "Which flying endgame").
+	DefaultDrawnFlying = 300
 )
 
 // drawPolicy is the policy a search uses: TableWinningChances is the old

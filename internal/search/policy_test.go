@@ -153,11 +153,15 @@ func TestPolicyModelMinChance(t *testing.T) {
 	}
 }
 
+// flyingNote is how the search policy's note ends under the default
+// DrawnFlying.
+var flyingNote = ", the opponent flying -" + strconv.Itoa(DefaultDrawnFlying)
+
 // The search policy (the default) searches among the drawing actions, and
 // says so.
 func TestPolicySearchSearches(t *testing.T) {
 	res, note, drawn := policyRoot(t, PolicySearch)
-	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth " + strconv.Itoa(DefaultDrawnTrades); note != want || res.Nodes == 0 {
+	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth " + strconv.Itoa(DefaultDrawnTrades) + flyingNote; note != want || res.Nodes == 0 {
 		t.Errorf("note %q, %d nodes: want a search and %q", note, res.Nodes, want)
 	}
 }
@@ -167,7 +171,7 @@ func TestPolicySearchSearches(t *testing.T) {
 // still reports the root's draw.
 func TestPolicySearchDrawnContempt(t *testing.T) {
 	res, note, drawn := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnContempt = 60 })
-	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a draw scored -60, a removal worth " + strconv.Itoa(DefaultDrawnTrades)
+	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a draw scored -60, a removal worth " + strconv.Itoa(DefaultDrawnTrades) + flyingNote
 	if note != want || res.Score != ValueDraw || res.Outcome != OutcomeDraw {
 		t.Errorf("note %q, score %d, outcome %v: want %q and the draw", note, res.Score, res.Outcome, want)
 	}
@@ -175,18 +179,21 @@ func TestPolicySearchDrawnContempt(t *testing.T) {
 
 // With DrawnTrades the search at a drawn root says what a removal is worth,
 // and still reports the root's draw; 0 turns the trades off and the note
-// says nothing of them.
+// says nothing of them. DrawnFlying's cost is said the same way.
 func TestPolicySearchDrawnTrades(t *testing.T) {
 	res, note, drawn := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnTrades = 45 })
-	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth 45"
+	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth 45" + flyingNote
 	if note != want || res.Score != ValueDraw || res.Outcome != OutcomeDraw {
 		t.Errorf("note %q, score %d, outcome %v: want %q and the draw", note, res.Score, res.Outcome, want)
 	}
-	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnTrades = 0 }); note != "policy search: the search chooses among the "+strconv.Itoa(len(drawn))+" drawing actions" {
+	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnTrades = 0 }); note != "policy search: the search chooses among the "+strconv.Itoa(len(drawn))+" drawing actions"+flyingNote {
 		t.Errorf("DrawnTrades 0: note %q", note)
 	}
 	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnFlying = 200 }); note != "policy search: the search chooses among the "+strconv.Itoa(len(drawn))+" drawing actions, a removal worth 30, the opponent flying -200" {
 		t.Errorf("DrawnFlying 200: note %q", note)
+	}
+	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnFlying = 0 }); note != "policy search: the search chooses among the "+strconv.Itoa(len(drawn))+" drawing actions, a removal worth 30" {
+		t.Errorf("DrawnFlying 0: note %q", note)
 	}
 }
 
@@ -379,7 +386,7 @@ func TestPolicySearchLostPlacingRoot(t *testing.T) {
 // the pieces move.
 func TestPolicyMixed(t *testing.T) {
 	_, note, drawn := policyRoot(t, PolicyMixed)
-	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth " + strconv.Itoa(DefaultDrawnTrades); note != want {
+	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth " + strconv.Itoa(DefaultDrawnTrades) + flyingNote; note != want {
 		t.Errorf("placing: note %q, want %q", note, want)
 	}
 	tb, g := gameRoot(t, "O*@*****/@*O***@O/*****O** b m s 4 0 3 0 0 0 0 0 0 0 0 10 60")
@@ -460,7 +467,7 @@ func TestPolicyModelSeenPositionSetsNoTrap(t *testing.T) {
 func TestPolicyPressure(t *testing.T) {
 	res, note, drawn := policyRootWith(t, PolicyPressure, func(o *Options) { o.PressureDepth = 0 })
 	tb, g := gameRoot(t, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
-	m := regexp.MustCompile(`^policy search: the search chooses among the (\d+) drawing actions, a removal worth 30$`).FindStringSubmatch(note)
+	m := regexp.MustCompile(`^policy search: the search chooses among the (\d+) drawing actions, a removal worth 30, the opponent flying -300$`).FindStringSubmatch(note)
 	if m == nil {
 		t.Fatalf("note %q: want the search's", note)
 	}
@@ -538,7 +545,7 @@ func TestPressureDepth(t *testing.T) {
 		share, depth int
 		want, move   string
 	}{
-		{40, 0, "flying: policy pressure: share of losing replies b2-d2 0.94 e3-d3 0.94 b2-b4 0.02 d1-d2 0.02 e3-e4 0.02 e5-e4 0.02; the search chooses among the 2 of 6 that reach 40 %", "b2-d2"},
+		{40, 0, "flying: policy pressure: share of losing replies b2-d2 0.94 e3-d3 0.94 b2-b4 0.02 d1-d2 0.02 e3-e4 0.02 e5-e4 0.02; the search chooses among the 2 of 6 that reach 40 %", "e3-d3"},
 		{1, 6, "flying: policy pressure: share of losing replies at least 6 plies from the end b2-d2 0.00 e3-d3 0.00 b2-b4 0.02 d1-d2 0.00 e3-e4 0.00 e5-e4 0.00; the search chooses among the 1 of 6 that reach 1 %", "b2-b4"},
 	} {
 		res, note := searchNote(tb, g, func(o *Options) { o.FlyingPressure, o.PressureDepth = c.share, c.depth }, "flying")
