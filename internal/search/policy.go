@@ -141,8 +141,8 @@ const (
 	// DefaultDrawnFlying is what it costs the root's side, at a drawn
 	// root, that its opponent flies while it does not (Options.DrawnFlying).
 	// With it millengine won 167 of 174 drawn openings over five matches
-	// against Sanmill C++ and Rust where the defaults before it won 159,
-	// losing none (docs/strength.md, "Which flying endgame").
+	// against Sanmill C++ and Rust, and lost none of them, where the
+	// defaults before it won 159 (docs/strength.md, "Which flying endgame").
 	DefaultDrawnFlying = 300
 )
 
