@@ -153,15 +153,25 @@ func TestPolicyModelMinChance(t *testing.T) {
 	}
 }
 
-// flyingNote is how the search policy's note ends under the default
-// DrawnFlying.
-var flyingNote = ", the opponent flying -" + strconv.Itoa(DefaultDrawnFlying)
+// drawnSearchNote is the search policy's note at a drawn root with n
+// drawing actions, ending with tail (what the options add).
+func drawnSearchNote(n int, tail string) string {
+	return "policy search: the search chooses among the " + strconv.Itoa(n) + " drawing actions" + tail
+}
+
+// removalNote and flyingNote are what the default DrawnTrades and
+// DrawnFlying add to the search policy's note; defaultTail is both.
+var (
+	removalNote = ", a removal worth " + strconv.Itoa(DefaultDrawnTrades)
+	flyingNote  = ", the opponent flying -" + strconv.Itoa(DefaultDrawnFlying)
+	defaultTail = removalNote + flyingNote
+)
 
 // The search policy (the default) searches among the drawing actions, and
 // says so.
 func TestPolicySearchSearches(t *testing.T) {
 	res, note, drawn := policyRoot(t, PolicySearch)
-	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth " + strconv.Itoa(DefaultDrawnTrades) + flyingNote; note != want || res.Nodes == 0 {
+	if want := drawnSearchNote(len(drawn), defaultTail); note != want || res.Nodes == 0 {
 		t.Errorf("note %q, %d nodes: want a search and %q", note, res.Nodes, want)
 	}
 }
@@ -171,7 +181,7 @@ func TestPolicySearchSearches(t *testing.T) {
 // still reports the root's draw.
 func TestPolicySearchDrawnContempt(t *testing.T) {
 	res, note, drawn := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnContempt = 60 })
-	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a draw scored -60, a removal worth " + strconv.Itoa(DefaultDrawnTrades) + flyingNote
+	want := drawnSearchNote(len(drawn), ", a draw scored -60"+defaultTail)
 	if note != want || res.Score != ValueDraw || res.Outcome != OutcomeDraw {
 		t.Errorf("note %q, score %d, outcome %v: want %q and the draw", note, res.Score, res.Outcome, want)
 	}
@@ -182,17 +192,17 @@ func TestPolicySearchDrawnContempt(t *testing.T) {
 // says nothing of them. DrawnFlying's cost is said the same way.
 func TestPolicySearchDrawnTrades(t *testing.T) {
 	res, note, drawn := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnTrades = 45 })
-	want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth 45" + flyingNote
+	want := drawnSearchNote(len(drawn), ", a removal worth 45"+flyingNote)
 	if note != want || res.Score != ValueDraw || res.Outcome != OutcomeDraw {
 		t.Errorf("note %q, score %d, outcome %v: want %q and the draw", note, res.Score, res.Outcome, want)
 	}
-	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnTrades = 0 }); note != "policy search: the search chooses among the "+strconv.Itoa(len(drawn))+" drawing actions"+flyingNote {
+	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnTrades = 0 }); note != drawnSearchNote(len(drawn), flyingNote) {
 		t.Errorf("DrawnTrades 0: note %q", note)
 	}
-	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnFlying = 200 }); note != "policy search: the search chooses among the "+strconv.Itoa(len(drawn))+" drawing actions, a removal worth 30, the opponent flying -200" {
+	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnFlying = 200 }); note != drawnSearchNote(len(drawn), removalNote+", the opponent flying -200") {
 		t.Errorf("DrawnFlying 200: note %q", note)
 	}
-	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnFlying = 0 }); note != "policy search: the search chooses among the "+strconv.Itoa(len(drawn))+" drawing actions, a removal worth 30" {
+	if _, note, _ := policyRootWith(t, PolicySearch, func(o *Options) { o.DrawnFlying = 0 }); note != drawnSearchNote(len(drawn), removalNote) {
 		t.Errorf("DrawnFlying 0: note %q", note)
 	}
 }
@@ -386,7 +396,7 @@ func TestPolicySearchLostPlacingRoot(t *testing.T) {
 // the pieces move.
 func TestPolicyMixed(t *testing.T) {
 	_, note, drawn := policyRoot(t, PolicyMixed)
-	if want := "policy search: the search chooses among the " + strconv.Itoa(len(drawn)) + " drawing actions, a removal worth " + strconv.Itoa(DefaultDrawnTrades) + flyingNote; note != want {
+	if want := drawnSearchNote(len(drawn), defaultTail); note != want {
 		t.Errorf("placing: note %q, want %q", note, want)
 	}
 	tb, g := gameRoot(t, "O*@*****/@*O***@O/*****O** b m s 4 0 3 0 0 0 0 0 0 0 0 10 60")
@@ -467,7 +477,7 @@ func TestPolicyModelSeenPositionSetsNoTrap(t *testing.T) {
 func TestPolicyPressure(t *testing.T) {
 	res, note, drawn := policyRootWith(t, PolicyPressure, func(o *Options) { o.PressureDepth = 0 })
 	tb, g := gameRoot(t, "******@*/*@*****O/*****@*O w p p 2 1 3 1 0 0 0 0 0 0 0 0 1")
-	m := regexp.MustCompile(`^policy search: the search chooses among the (\d+) drawing actions, a removal worth 30` + regexp.QuoteMeta(flyingNote) + `$`).FindStringSubmatch(note)
+	m := regexp.MustCompile(`^policy search: the search chooses among the (\d+) drawing actions` + regexp.QuoteMeta(defaultTail) + `$`).FindStringSubmatch(note)
 	if m == nil {
 		t.Fatalf("note %q: want the search's", note)
 	}

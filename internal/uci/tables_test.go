@@ -283,7 +283,8 @@ func TestProofAtTheRoot(t *testing.T) {
 	// the race detector, the two-thread proof once missed a 1 s budget: make
 	// test, 2026-11-29). Once the proof line is out the search is stopped:
 	// the test waits for the proof, not the clock.
-	proofDraw := regexp.MustCompile(`^info string proof draw in 4 placements \(\d+ nodes, \d+ ms\): keep it( \w\d){21}, a removal worth 30, the opponent flying -300$`) // DrawnTrades' and DrawnFlying's defaults
+	proofDraw := regexp.MustCompile(`^info string proof draw in 4 placements \(\d+ nodes, \d+ ms\): keep it( \w\d){21}, a removal worth ` +
+		strconv.Itoa(search.DefaultDrawnTrades) + `, the opponent flying -` + strconv.Itoa(search.DefaultDrawnFlying) + `$`)
 	// prove sends the position and go, waits for the proof line (failing if
 	// bestmove comes first), stops the search and returns every line up to
 	// bestmove.
